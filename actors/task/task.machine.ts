@@ -1,0 +1,203 @@
+// The A2A task lifecycle (interface-spec "States and transitions", decisions.md §8):
+// submitted → working → input-required ⇄ working → completed | failed | canceled | rejected.
+// Pure: no I/O, no clock. Context is the hub's Task model; every observable change is appended to
+// `events` with a rising `rev`, which SSE uses as the event id and the resume point.
+import { assign, setup } from 'xstate';
+import type { Task, TaskEventRecord, TaskStateName } from '../../runtime/protocol/index.js';
+import type { RespondState, TaskEvent, TaskInput } from './task.events.js';
+
+const statusText = (e: TaskEvent): string | undefined => {
+  switch (e.type) {
+    case 'task.respond':
+      return e.statusText;
+    case 'task.fail':
+      return e.error;
+    case 'task.cancel':
+      return e.reason;
+    case 'task.expire':
+      return 'message expired before it could be delivered';
+    case 'task.start':
+    case 'task.input':
+      return undefined;
+    default: {
+      const never: never = e;
+      return never;
+    }
+  }
+};
+
+type Unrevved = TaskEventRecord extends infer E
+  ? E extends TaskEventRecord
+    ? Omit<E, 'rev'>
+    : never
+  : never;
+
+function record(ctx: Task, ev: Unrevved): Pick<Task, 'events' | 'rev'> {
+  const rev = ctx.rev + 1;
+  const next: TaskEventRecord = { ...ev, rev };
+  return { rev, events: [...ctx.events, next] };
+}
+
+export const taskMachine = setup({
+  types: {
+    context: {} as Task,
+    events: {} as TaskEvent,
+    input: {} as TaskInput,
+  },
+  actions: {
+    setStatus: assign(({ context, event }, params: { state: TaskStateName }) => {
+      const text = statusText(event);
+      const status = {
+        state: params.state,
+        timestamp: event.at,
+        ...(text !== undefined ? { message: text } : {}),
+      };
+      return { status, ...record(context, { type: 'status', status }) };
+    }),
+    appendMessage: assign(({ context, event }) => {
+      if ((event.type !== 'task.respond' && event.type !== 'task.input') || !event.message)
+        return {};
+      return {
+        messages: [...context.messages, event.message],
+        ...record(context, { type: 'message', message: event.message }),
+      };
+    }),
+    appendArtifact: assign(({ context, event }) => {
+      if (event.type !== 'task.respond' || !event.artifact) return {};
+      const a = event.artifact;
+      const i = context.artifacts.findIndex((x) => x.artifactId === a.artifactId);
+      const artifacts =
+        i < 0
+          ? [...context.artifacts, a]
+          : context.artifacts.map((x, j) =>
+              j === i ? { ...x, parts: [...x.parts, ...a.parts] } : x
+            );
+      return {
+        artifacts,
+        ...record(context, {
+          type: 'artifact',
+          artifactId: a.artifactId,
+          append: i >= 0,
+          lastChunk: event.lastChunk !== false,
+          parts: a.parts,
+        }),
+      };
+    }),
+  },
+  guards: {
+    respondsWith: ({ context, event }, params: { state: RespondState }) =>
+      event.type === 'task.respond' &&
+      event.by === context.recipientId &&
+      event.state === params.state,
+    fromRecipient: ({ context, event }) =>
+      event.type === 'task.respond' && event.by === context.recipientId,
+    fromSender: ({ context, event }) =>
+      (event.type === 'task.input' || event.type === 'task.cancel') &&
+      event.by === context.senderId,
+  },
+}).createMachine({
+  id: 'task',
+  description: 'One A2A task between a sender and a recipient agent',
+  context: ({ input }) => ({
+    id: input.id,
+    contextId: input.contextId,
+    senderId: input.senderId,
+    recipientId: input.recipientId,
+    senderTenantId: input.senderTenantId,
+    recipientTenantId: input.recipientTenantId,
+    createdAt: input.at,
+    status: { state: 'submitted', timestamp: input.at },
+    messages: [input.message],
+    artifacts: [],
+    ...(input.configuration ? { configuration: input.configuration } : {}),
+    events: [{ rev: 1, type: 'status', status: { state: 'submitted', timestamp: input.at } }],
+    rev: 1,
+  }),
+  initial: 'submitted',
+  states: {
+    submitted: {
+      description: 'Accepted by the hub; not yet delivered to the recipient (possibly queued)',
+      on: {
+        'task.start': {
+          target: 'working',
+          actions: { type: 'setStatus', params: { state: 'working' } },
+        },
+        'task.respond': [
+          ...finishing(),
+          {
+            guard: 'fromRecipient',
+            target: 'working',
+            actions: [
+              'appendMessage',
+              'appendArtifact',
+              { type: 'setStatus', params: { state: 'working' } },
+            ],
+          },
+        ],
+        'task.cancel': {
+          guard: 'fromSender',
+          target: 'canceled',
+          actions: { type: 'setStatus', params: { state: 'canceled' } },
+        },
+        'task.expire': {
+          target: 'failed',
+          actions: { type: 'setStatus', params: { state: 'failed' } },
+        },
+        'task.fail': {
+          target: 'failed',
+          actions: { type: 'setStatus', params: { state: 'failed' } },
+        },
+      },
+    },
+    working: {
+      description: 'Delivered; the recipient is processing (artifact chunks may stream in)',
+      on: {
+        'task.respond': [
+          ...finishing(),
+          { guard: 'fromRecipient', actions: ['appendMessage', 'appendArtifact'] },
+        ],
+        'task.cancel': {
+          guard: 'fromSender',
+          target: 'canceled',
+          actions: { type: 'setStatus', params: { state: 'canceled' } },
+        },
+        'task.fail': {
+          target: 'failed',
+          actions: { type: 'setStatus', params: { state: 'failed' } },
+        },
+      },
+    },
+    'input-required': {
+      description: 'The recipient asked the sender for more input',
+      on: {
+        'task.input': {
+          guard: 'fromSender',
+          target: 'working',
+          actions: ['appendMessage', { type: 'setStatus', params: { state: 'working' } }],
+        },
+        'task.cancel': {
+          guard: 'fromSender',
+          target: 'canceled',
+          actions: { type: 'setStatus', params: { state: 'canceled' } },
+        },
+        'task.fail': {
+          target: 'failed',
+          actions: { type: 'setStatus', params: { state: 'failed' } },
+        },
+      },
+    },
+    completed: { type: 'final', description: 'The recipient finished the task' },
+    failed: { type: 'final', description: 'Delivery or processing failed, or the message expired' },
+    canceled: { type: 'final', description: 'Canceled by the sender' },
+    rejected: { type: 'final', description: 'The recipient refused the task' },
+  },
+});
+
+/** Transitions out of submitted/working on a reply that ends or pauses the task. */
+function finishing() {
+  return (['completed', 'failed', 'rejected', 'input-required'] as const).map((state) => ({
+    guard: { type: 'respondsWith' as const, params: { state } },
+    target: state,
+    actions: ['appendMessage', 'appendArtifact', { type: 'setStatus', params: { state } }] as const,
+  }));
+}

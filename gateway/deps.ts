@@ -1,0 +1,59 @@
+// What the gateway needs from the rest of the hub, injected by infra/bin/hub.ts. The gateway knows
+// nothing about NATS or PostgreSQL: it calls these functions.
+import type { Config } from '../runtime/config/index.js';
+import type { Logger } from '../runtime/log/index.js';
+import type { HubMetrics } from '../runtime/metrics/index.js';
+
+export type CheckStatus = 'ok' | 'down';
+
+/** One entry per dependency; any 'down' makes /health answer 503 "degraded". */
+export interface HealthReport {
+  nats: CheckStatus;
+  postgres: CheckStatus;
+}
+
+export interface DebugSource {
+  machineIds(): string[];
+  /** machine.toJSON() of a registered machine, or undefined. */
+  machineDefinition(id: string): unknown;
+  /** The persisted snapshot of a live actor anywhere in the cluster (systemId `<kind>:<id>`). */
+  actorSnapshot(systemId: string): Promise<unknown>;
+  /** This node's view of the cluster: members and partition owners. */
+  cluster(): Promise<unknown>;
+}
+
+export interface RpcContext {
+  /** Unique per request; logged with internal errors and returned to the caller in their place. */
+  readonly requestId: string;
+  /** Lower-cased request headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The HTTP path the call arrived on (e.g. /a2a). */
+  readonly path: string;
+}
+
+/** A JSON-RPC method implementation: returns the `result`, or throws a HubError. */
+export type RpcHandler = (params: unknown, ctx: RpcContext) => Promise<unknown>;
+
+export interface GatewayDeps {
+  config: Pick<
+    Config,
+    'port' | 'host' | 'bodyLimitBytes' | 'adminToken' | 'debugEnabled' | 'publicUrl' | 'nodeId'
+  >;
+  log: Logger;
+  metrics: HubMetrics;
+  health: () => Promise<HealthReport>;
+  /** Method name → handler for POST /a2a. Unknown names answer -32601. */
+  rpc: ReadonlyMap<string, RpcHandler>;
+  debug: DebugSource;
+}
+
+export interface Gateway {
+  /** Bind PORT (0 picks a free port); resolves with the bound port. */
+  listen(): Promise<number>;
+  /** Stop accepting new connections; requests in flight continue. */
+  stopAccepting(): void;
+  /** Resolve when no request is in flight (or after timeoutMs). */
+  drain(timeoutMs: number): Promise<void>;
+  /** Close every socket. */
+  close(): void;
+}

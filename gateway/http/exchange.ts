@@ -1,0 +1,45 @@
+// One uWS response's life: it notes when the client goes away, because writing to an aborted
+// uWS response is a use-after-free, and writes the reply at most once, corked into one syscall.
+import type { HttpResponse } from 'uWebSockets.js';
+import type { Reply } from './reply.js';
+import { statusLine } from './status-line.js';
+
+export class Exchange {
+  private aborted = false;
+  private ended = false;
+  private abortHook: (() => void) | undefined;
+
+  /** Must run synchronously inside the uWS handler: uWS requires onAborted before returning. */
+  constructor(private readonly res: HttpResponse) {
+    res.onAborted(() => {
+      this.aborted = true;
+      this.abortHook?.();
+    });
+  }
+
+  get isAborted(): boolean {
+    return this.aborted;
+  }
+
+  /** uWS keeps a single abort handler per response, so the body reader hooks in here. */
+  onAbort(hook: () => void): void {
+    this.abortHook = hook;
+  }
+
+  /** Writes the reply unless the client is gone or a reply was already written. */
+  send(reply: Reply): boolean {
+    if (this.aborted || this.ended) return false;
+    this.ended = true;
+    writeReply(this.res, reply);
+    return true;
+  }
+}
+
+/** Writes a whole reply in one cork. Only for a response known to be alive. */
+export function writeReply(res: HttpResponse, reply: Reply): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(reply.status));
+    for (const name in reply.headers) res.writeHeader(name, reply.headers[name] ?? '');
+    res.end(reply.body);
+  });
+}

@@ -1,0 +1,14 @@
+// The uWS adapter's public surface: routes, replies, request snapshots and the body reader.
+export {
+  RouteTable,
+  UNMATCHED_ROUTE,
+  type RouteHandler,
+  type RouteSpec,
+  type RouteTableOptions,
+} from './route-table.js';
+export { jsonReply, textReply, restErrorReply, type Reply } from './reply.js';
+export { decodeParam, HTTP_METHODS, type HttpMethod, type RouteRequest } from './request.js';
+export { normalizeError, fromZodError, type IssueSummary } from './normalize-error.js';
+export { InFlight } from './in-flight.js';
+export { readBody } from './body.js';
+export { Exchange, writeReply } from './exchange.js';

@@ -1,0 +1,50 @@
+// What a route handler returns: status, headers and a finished body. Helpers build JSON, text and
+// REST error replies (decisions.md §6); the route table writes them to the socket.
+import type { Logger } from '../../runtime/log/index.js';
+import { toRestError, type RestErrorBody } from '../../runtime/errors/index.js';
+import { normalizeError } from './normalize-error.js';
+
+export interface Reply {
+  readonly status: number;
+  /** Lower-case names; `content-type` included. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array;
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+});
+
+/** A JSON reply. Throws on values JSON cannot hold (BigInt, cycles); the route table maps that. */
+export function jsonReply(
+  status: number,
+  value: unknown,
+  headers?: Readonly<Record<string, string>>
+): Reply {
+  // JSON.stringify(undefined) is undefined, which is not a body.
+  const body = JSON.stringify(value) ?? 'null';
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body };
+}
+
+export function textReply(
+  status: number,
+  body: string,
+  contentType: string,
+  headers?: Readonly<Record<string, string>>
+): Reply {
+  return { status, headers: { 'content-type': contentType, ...headers }, body };
+}
+
+/** A REST error body `{"error":{code,message,details?}}` with the HubError's HTTP status. */
+export function restErrorReply(
+  err: unknown,
+  requestId: string,
+  log: Logger,
+  headers?: Readonly<Record<string, string>>
+): Reply {
+  const hub = normalizeError(err);
+  // Internal details stay in the log; the caller gets the request id to quote.
+  if (hub.code === 'INTERNAL') log.error({ err, requestId }, 'internal error in HTTP route');
+  const body: RestErrorBody = toRestError(hub, requestId);
+  return jsonReply(hub.httpStatus, body, headers);
+}

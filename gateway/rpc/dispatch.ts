@@ -1,0 +1,80 @@
+// One JSON-RPC call from body bytes to a Reply: content type, envelope, method lookup, handler,
+// error mapping and the rpc metrics. No uWS here, so it can be tested and reused by any route.
+import { InvalidRequestError, MethodNotFoundError } from '../../runtime/errors/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import type { HubMetrics } from '../../runtime/metrics/index.js';
+import type { RpcContext, RpcHandler } from '../deps.js';
+import { jsonReply, type Reply } from '../http/reply.js';
+import { isJsonContentType } from './content-type.js';
+import { parseEnvelope, type RpcId } from './envelope.js';
+import { rpcHttpStatus, toRpcError } from './rpc-error.js';
+
+export interface RpcDispatchEnv {
+  /** Method name → handler; other names answer -32601. */
+  readonly handlers: ReadonlyMap<string, RpcHandler>;
+  readonly log: Logger;
+  readonly metrics: HubMetrics;
+}
+
+/** Metric `method` labels for calls that never reached a handler (keeps label values bounded). */
+export const RPC_METHOD_INVALID = 'invalid';
+export const RPC_METHOD_UNKNOWN = 'unknown';
+
+/** Answers one JSON-RPC call. Never rejects: every failure is a JSON-RPC error reply. */
+export async function dispatchRpc(
+  body: Uint8Array,
+  contentType: string | undefined,
+  ctx: RpcContext,
+  env: RpcDispatchEnv
+): Promise<Reply> {
+  const started = performance.now();
+  const parsed = parseEnvelope(body);
+  if (!isJsonContentType(contentType)) {
+    const id = parsed.ok ? parsed.request.id : parsed.id;
+    const err = new InvalidRequestError(
+      `Invalid Request: Content-Type must be application/json, got ${contentType ? `"${contentType}"` : 'none'}`
+    );
+    return rpcErrorReply(err, id, RPC_METHOD_INVALID, ctx.requestId, env, started);
+  }
+  if (!parsed.ok) {
+    return rpcErrorReply(parsed.error, parsed.id, RPC_METHOD_INVALID, ctx.requestId, env, started);
+  }
+  const { method, params, id } = parsed.request;
+  const handler = env.handlers.get(method);
+  if (handler === undefined) {
+    const err = new MethodNotFoundError(method);
+    return rpcErrorReply(err, id, RPC_METHOD_UNKNOWN, ctx.requestId, env, started);
+  }
+  try {
+    const result = await handler(params, ctx);
+    // Serialized inside the try: a result JSON cannot hold (BigInt, a cycle) is an internal error.
+    const reply = jsonReply(200, { jsonrpc: '2.0', result: result ?? null, id });
+    observe(env.metrics, method, '0', started);
+    return reply;
+  } catch (err) {
+    return rpcErrorReply(err, id, method, ctx.requestId, env, started);
+  }
+}
+
+/**
+ * A JSON-RPC error response for `err`, with the HTTP status decisions.md §6 gives it, recorded in
+ * the rpc metrics under `method`. Also for failures before dispatch (e.g. a body over the limit).
+ */
+export function rpcErrorReply(
+  err: unknown,
+  id: RpcId,
+  method: string,
+  requestId: string,
+  env: Pick<RpcDispatchEnv, 'log' | 'metrics'>,
+  started: number = performance.now()
+): Reply {
+  const error = toRpcError(err, requestId, env.log);
+  const { status, headers } = rpcHttpStatus(error);
+  observe(env.metrics, method, String(error.code), started);
+  return jsonReply(status, { jsonrpc: '2.0', error, id }, headers);
+}
+
+function observe(metrics: HubMetrics, method: string, code: string, started: number): void {
+  metrics.rpcRequests.inc({ method, code });
+  metrics.rpcDuration.observe({ method }, (performance.now() - started) / 1000);
+}

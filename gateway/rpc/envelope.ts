@@ -1,0 +1,71 @@
+// The JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4, §5.1): parsing and validation, pure.
+// Batches are refused; a missing `id` is answered as `id: null` (HTTP always answers).
+import { InvalidRequestError, ParseError, type HubError } from '../../runtime/errors/index.js';
+
+export type RpcId = string | number | null;
+
+export interface RpcRequest {
+  readonly method: string;
+  /** An object or array, or undefined when the request has no params. */
+  readonly params: unknown;
+  readonly id: RpcId;
+}
+
+export type EnvelopeResult =
+  | { readonly ok: true; readonly request: RpcRequest }
+  /** `id` is the request's own id when it was a valid one, else null (JSON-RPC 2.0 §5). */
+  | { readonly ok: false; readonly id: RpcId; readonly error: HubError };
+
+export function isRpcId(value: unknown): value is RpcId {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/** Parses a request body (UTF-8 bytes or text) into a JSON-RPC request, or says why it is not one. */
+export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
+  const text =
+    typeof body === 'string'
+      ? body
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, id: null, error: new ParseError('Parse error') };
+  }
+  return validateEnvelope(value);
+}
+
+/** Validates an already parsed JSON value as a single JSON-RPC request. */
+export function validateEnvelope(value: unknown): EnvelopeResult {
+  if (Array.isArray(value)) {
+    return invalid(
+      null,
+      'Invalid Request: batch requests are not supported; send one call per request'
+    );
+  }
+  if (typeof value !== 'object' || value === null) {
+    return invalid(null, 'Invalid Request: the body must be a JSON object');
+  }
+  const env = value as Record<string, unknown>;
+  const rawId = env['id'];
+  if (rawId !== undefined && !isRpcId(rawId)) {
+    return invalid(null, 'Invalid Request: id must be a string, a number or null');
+  }
+  const id: RpcId = rawId ?? null;
+  if (env['jsonrpc'] !== '2.0') return invalid(id, 'Invalid Request: jsonrpc must be "2.0"');
+  const method = env['method'];
+  if (typeof method !== 'string') return invalid(id, 'Invalid Request: method must be a string');
+  const params = env['params'];
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    return invalid(id, 'Invalid Request: params must be an object or an array');
+  }
+  return { ok: true, request: { method, params, id } };
+}
+
+function invalid(id: RpcId, message: string): EnvelopeResult {
+  return { ok: false, id, error: new InvalidRequestError(message) };
+}

@@ -1,0 +1,208 @@
+// The real uWS gateway on port 0: health, metrics, 404/405, extra routes, drain and close.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcHandler } from './deps.js';
+import { jsonReply } from './http/reply.js';
+import { startTestGateway, type TestGateway } from './test-gateway.js';
+
+describe('gateway lifecycle and built-in routes', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      routes: [
+        (table) =>
+          table.add({
+            method: 'GET',
+            pattern: '/extra/:name',
+            handler: (req) => jsonReply(200, { hello: req.params['name'] }),
+          }),
+      ],
+    });
+  });
+  afterAll(() => gw.close());
+
+  it('listens on a real port when asked for port 0', () => {
+    expect(gw.base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+  });
+
+  it('GET /health answers 200 ok with a timestamp and the checks', async () => {
+    gw.health = { nats: 'ok', postgres: 'ok' };
+    const before = Date.now();
+    const res = await fetch(`${gw.base}/health`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const body = (await res.json()) as { status: string; timestamp: number; checks: unknown };
+    expect(body.status).toBe('ok');
+    expect(body.checks).toEqual({ nats: 'ok', postgres: 'ok' });
+    expect(body.timestamp).toBeGreaterThanOrEqual(before);
+    expect(body.timestamp).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('GET /health answers 503 degraded when a check is down', async () => {
+    gw.health = { nats: 'ok', postgres: 'down' };
+    const res = await fetch(`${gw.base}/health`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      status: 'degraded',
+      checks: { nats: 'ok', postgres: 'down' },
+    });
+    gw.health = new Error('health probe crashed');
+    const crashed = await fetch(`${gw.base}/health`);
+    expect(crashed.status).toBe(503);
+    expect(await crashed.json()).toMatchObject({ status: 'degraded' });
+    gw.health = { nats: 'ok', postgres: 'ok' };
+  });
+
+  it('GET /metrics is the Prometheus exposition, counting requests by route pattern', async () => {
+    await fetch(`${gw.base}/health`);
+    await fetch(`${gw.base}/extra/alice`);
+    await fetch(`${gw.base}/no/such/path`);
+    const res = await fetch(`${gw.base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = await res.text();
+    expect(text).toContain('# TYPE burrow_http_requests_total counter');
+    expect(text).toMatch(
+      /burrow_http_requests_total\{method="GET",route="\/health",status="200"\} \d+/
+    );
+    expect(text).toMatch(
+      /burrow_http_requests_total\{method="GET",route="\/extra\/:name",status="200"\} 1/
+    );
+    expect(text).toMatch(
+      /burrow_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+/
+    );
+    expect(text).toMatch(
+      /burrow_http_request_duration_seconds_count\{method="GET",route="\/health"\} \d+/
+    );
+    expect(text).not.toContain('alice');
+  });
+
+  it('serves routes added by a registrar', async () => {
+    const res = await fetch(`${gw.base}/extra/bob`);
+    expect(await res.json()).toEqual({ hello: 'bob' });
+  });
+
+  it('answers 404 with a REST error body for unknown routes', async () => {
+    const res = await fetch(`${gw.base}/nope?x=1`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      error: { code: 'NOT_FOUND', message: 'No route for GET /nope' },
+    });
+  });
+
+  it('answers 405 with Allow for a known path and another method', async () => {
+    const res = await fetch(`${gw.base}/health`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(await res.json()).toMatchObject({ error: { code: 'METHOD_NOT_ALLOWED' } });
+    const get = await fetch(`${gw.base}/a2a`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('drain', () => {
+  it('waits for an in-flight slow handler, which still gets its answer', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    const rpc = new Map<string, RpcHandler>([
+      [
+        'Slow',
+        async () => {
+          entered();
+          await gate;
+          return { done: true };
+        },
+      ],
+    ]);
+    const gw = await startTestGateway({ rpc });
+    try {
+      const call = fetch(`${gw.base}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","method":"Slow","id":1}',
+      });
+      await started;
+      gw.gateway.stopAccepting();
+      let drained = false;
+      const drain = gw.gateway.drain(5000).then(() => (drained = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(drained).toBe(false);
+      release();
+      await drain;
+      expect(drained).toBe(true);
+      const res = await call;
+      expect(await res.json()).toEqual({ jsonrpc: '2.0', result: { done: true }, id: 1 });
+    } finally {
+      gw.close();
+    }
+  });
+
+  it('resolves at once when idle, and after the timeout when a handler hangs', async () => {
+    const rpc = new Map<string, RpcHandler>([['Hang', () => new Promise(() => {})]]);
+    const gw = await startTestGateway({ rpc });
+    try {
+      await gw.gateway.drain(1000);
+      void fetch(`${gw.base}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","method":"Hang","id":1}',
+      }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+      const t0 = Date.now();
+      await gw.gateway.drain(100);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(90);
+    } finally {
+      gw.close();
+    }
+  });
+
+  it('stops accepting new connections after stopAccepting', async () => {
+    const gw = await startTestGateway();
+    const base = gw.base;
+    gw.gateway.stopAccepting();
+    // Nothing was sent before, so this needs a fresh connection.
+    const err = await fetch(`${base}/health`).then(
+      () => undefined,
+      (e: unknown) => e as { cause?: { code?: string } }
+    );
+    expect(err?.cause?.code).toBe('ECONNREFUSED');
+    gw.close();
+  });
+
+  it('close() ends open connections; a handler finishing later writes nothing', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    let finished = false;
+    const rpc = new Map<string, RpcHandler>([
+      [
+        'Slow',
+        async () => {
+          entered();
+          await gate;
+          finished = true;
+          return { late: true };
+        },
+      ],
+    ]);
+    const gw = await startTestGateway({ rpc });
+    const call = fetch(`${gw.base}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","method":"Slow","id":1}',
+    });
+    await started;
+    gw.close();
+    await expect(call).rejects.toThrow();
+    release();
+    await gw.gateway.drain(1000);
+    expect(finished).toBe(true);
+    const metrics = await gw.metrics.registry.metrics();
+    expect(metrics).toMatch(
+      /burrow_http_requests_total\{method="POST",route="\/a2a",status="499"\} 1/
+    );
+  });
+});

@@ -1,0 +1,11 @@
+// Bus payloads are JSON. Encoding goes through one place so a change of format is one change.
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return enc.encode(JSON.stringify(value));
+}
+
+export function decodeJson<T = unknown>(data: Uint8Array): T {
+  return JSON.parse(dec.decode(data)) as T;
+}

@@ -1,0 +1,55 @@
+// Declarations of every JetStream stream and KV bucket, provisioned idempotently at start.
+import { RetentionPolicy, StorageType, DiscardPolicy, type StreamConfig } from '@nats-io/jetstream';
+import { streams, subjects, buckets, partitionLabel } from './subjects.js';
+
+export interface Topology {
+  partitions: number;
+  replicas: number;
+  nodeTtlMs: number;
+}
+
+const nanos = (ms: number) => ms * 1_000_000;
+
+/** One log per partition: actor snapshots (rolled up per subject) and, later, queued messages. */
+export function partitionStream(
+  label: string,
+  t: Topology
+): Partial<StreamConfig> & { name: string } {
+  return {
+    name: streams.partition(label),
+    subjects: [subjects.partitionAll(label)],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.New,
+    num_replicas: t.replicas,
+    // Snapshots are rewritten with Nats-Rollup: sub so a subject holds only the latest one.
+    allow_rollup_hdrs: true,
+    // No max_age: snapshots of long-lived actors must not vanish; expiry is the actors' own job.
+    max_age: 0,
+    duplicate_window: nanos(120_000),
+  };
+}
+
+/** Work-queue stream that never holds a message: its unique-filter rule is the partition lock. */
+export function locksStream(t: Topology): Partial<StreamConfig> & { name: string } {
+  return {
+    name: streams.locks,
+    subjects: [subjects.locksAll],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    num_replicas: t.replicas,
+  };
+}
+
+export function nodesBucket(t: Topology) {
+  return { name: buckets.nodes, history: 1, ttl: t.nodeTtlMs, replicas: t.replicas };
+}
+
+/** Who holds which agent's WebSocket; entries of dead nodes are ignored and cleaned by survivors. */
+export function presenceBucket(t: Topology) {
+  return { name: buckets.presence, history: 1, replicas: t.replicas };
+}
+
+export function allPartitionLabels(partitions: number): string[] {
+  return Array.from({ length: partitions }, (_, p) => partitionLabel(p, partitions));
+}

@@ -1,0 +1,67 @@
+// Every NATS subject, stream, consumer and bucket name the hub uses is built here and nowhere else.
+// Durable data lives under `hubd.` (captured by streams); core request/reply under `hub.` (never
+// captured by a stream, so a request is never stored by accident).
+
+/** A NATS subject token: no dots, wildcards or whitespace. */
+export const TOKEN = /^[A-Za-z0-9_-]+$/;
+
+export function assertToken(value: string, what: string): string {
+  if (!TOKEN.test(value))
+    throw new Error(`${what} is not a NATS subject token: ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Partition numbers print with a fixed width so names sort: 7 → "07" (or "007" above 100). */
+export function partitionLabel(p: number, partitions: number): string {
+  return String(p).padStart(Math.max(2, String(partitions - 1).length), '0');
+}
+
+export const streams = {
+  partition: (label: string) => `HUB_P${label}`,
+  locks: 'HUB_LOCKS',
+} as const;
+
+export const buckets = {
+  nodes: 'HUB_NODES',
+  /** agent.<agentId> → the node and connection holding the agent's WebSocket. */
+  presence: 'HUB_PRESENCE',
+} as const;
+
+export const subjects = {
+  /** Everything a partition's log stream captures. */
+  partitionAll: (label: string) => `hubd.${label}.>`,
+  /** The fencing marker each new owner writes. */
+  partitionEpoch: (label: string) => `hubd.${label}._epoch`,
+  /** One actor's snapshot (kept with Nats-Rollup: sub, so only the latest remains). */
+  actorSnapshot: (label: string, kind: string, id: string) =>
+    `hubd.${label}.s.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
+  actorSnapshotsAll: (label: string) => `hubd.${label}.s.>`,
+
+  locksAll: 'hub.lock.>',
+  partitionLock: (label: string) => `hub.lock.p${label}`,
+
+  /** Requests to whichever node owns a partition (only the owner subscribes). */
+  partitionRequest: (label: string, op: string) => `hub.p.${label}.${assertToken(op, 'op')}`,
+  partitionRequestAll: (label: string) => `hub.p.${label}.*`,
+  /** Debug look-up of a live actor: every node listens, only the holder answers. */
+  actorLookup: 'hub.debug.actor',
+  /** Frames for a WebSocket held by one node (only that node subscribes). */
+  connDeliver: (nodeId: string) => `hub.conn.${assertToken(nodeId, 'node id')}.deliver`,
+  /** A task's state changes, published by the task's owner after they are durable. */
+  taskEvents: (taskId: string) => `hub.task.${assertToken(taskId, 'task id')}.ev`,
+  /** Work for an official agent's pool (queue group = the agent id). */
+  agentInvoke: (agentId: string) => `hub.agent.${assertToken(agentId, 'agent id')}.invoke`,
+  /** Broadcast when an agent's record changes (settings, card, keys): nodes drop cached copies. */
+  agentChanged: (agentId: string) => `hub.directory.agent.${assertToken(agentId, 'agent id')}`,
+  agentChangedAll: 'hub.directory.agent.*',
+  /** Broadcast when an API key is revoked or rotated (its hash): nodes drop the cached principal. */
+  keyRevoked: 'hub.directory.key.revoked',
+} as const;
+
+export const consumers = {
+  /** The lock consumer's name includes the holder so a second node's create collides on the filter. */
+  partitionLock: (label: string, nodeId: string) => `p${label}-${assertToken(nodeId, 'node id')}`,
+} as const;
+
+export const nodeKey = (nodeId: string) => `node.${assertToken(nodeId, 'node id')}`;
+export const presenceKey = (agentId: string) => `agent.${assertToken(agentId, 'agent id')}`;

@@ -1,0 +1,172 @@
+// loadConfig is pure: an environment in, a frozen Config or a ConfigError naming the variables
+// out. Defaults here are the documented ones (README "Configuration").
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ConfigSchema, loadConfig, redactedConfig } from './index.js';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults', () => {
+  it('works on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      natsServers: ['nats://127.0.0.1:4222'],
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/burrow',
+      port: 8080,
+      host: '0.0.0.0',
+      publicUrl: 'http://127.0.0.1:8080',
+      adminToken: undefined,
+      logLevel: 'info',
+      nodeId: expect.stringMatching(/^node-[0-9a-f]{8}$/) as unknown,
+      partitions: 32,
+      natsReplicas: 1,
+      heartbeatMs: 2000,
+      nodeTtlMs: 10000,
+      lockInactiveMs: 10000,
+      bodyLimitBytes: 1024 * 1024,
+      shutdownTimeoutMs: 8000,
+      healthCheckTimeoutMs: 1000,
+      debugEnabled: true,
+    });
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.natsServers)).toBe(true);
+  });
+
+  it('treats an empty string as unset', () => {
+    const config = loadConfig({ PORT: '', LOG_LEVEL: '', NATS_URL: '' });
+    expect(config.port).toBe(8080);
+    expect(config.logLevel).toBe('info');
+    expect(config.natsServers).toEqual(['nats://127.0.0.1:4222']);
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(loadConfig({ HOME: '/root', PORT_X: 'nope' }).port).toBe(8080);
+  });
+
+  it('gives each node a different generated NODE_ID unless one is set', () => {
+    expect(loadConfig({}).nodeId).not.toBe(loadConfig({}).nodeId);
+    expect(loadConfig({ NODE_ID: 'hub-1' }).nodeId).toBe('hub-1');
+  });
+});
+
+describe('loadConfig values', () => {
+  it('splits NATS_URL on commas, trimming blanks and empty entries', () => {
+    const config = loadConfig({ NATS_URL: 'nats://a:4222, nats://b:4223,,tls://c:4443 ' });
+    expect(config.natsServers).toEqual(['nats://a:4222', 'nats://b:4223', 'tls://c:4443']);
+  });
+
+  it('coerces numbers and booleans', () => {
+    const config = loadConfig({
+      PORT: '9001',
+      PARTITIONS: '64',
+      NATS_REPLICAS: '3',
+      HEARTBEAT_MS: '500',
+      DEBUG_ENABLED: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 9001,
+      partitions: 64,
+      natsReplicas: 3,
+      heartbeatMs: 500,
+      debugEnabled: false,
+    });
+    expect(loadConfig({ DEBUG_ENABLED: '0' }).debugEnabled).toBe(false);
+    expect(loadConfig({ DEBUG_ENABLED: 'yes' }).debugEnabled).toBe(true);
+  });
+
+  it('derives PUBLIC_URL from PORT when unset', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
+  });
+
+  it('keeps an explicit PUBLIC_URL, without trailing slashes', () => {
+    const config = loadConfig({ PORT: '9000', PUBLIC_URL: 'https://hub.example.org//' });
+    expect(config.publicUrl).toBe('https://hub.example.org');
+  });
+});
+
+// Variables whose every non-empty value is valid.
+const ANY_VALUE = new Set(['HOST']);
+
+const BAD_VALUES: Record<string, string[]> = {
+  NATS_URL: ['http://127.0.0.1:4222', 'nats://a:4222,localhost:4222', ' , '],
+  DATABASE_URL: ['mysql://root@127.0.0.1/burrow', 'not a url'],
+  PORT: ['70000', '-1', '80.5', 'http'],
+  PUBLIC_URL: ['ftp://hub.example.org', 'hub.example.org'],
+  ADMIN_TOKEN: ['short-token'],
+  LOG_LEVEL: ['verbose', 'INFO'],
+  NODE_ID: ['node.1', 'node*', 'a b', 'x'.repeat(65)],
+  PARTITIONS: ['0', '1025', 'many'],
+  NATS_REPLICAS: ['0', '6'],
+  HEARTBEAT_MS: ['0', '-5', '1.5'],
+  NODE_TTL_MS: ['0', 'ten'],
+  LOCK_INACTIVE_MS: ['-1'],
+  BODY_LIMIT_BYTES: ['0', '1mb'],
+  SHUTDOWN_TIMEOUT_MS: ['0'],
+  HEALTH_CHECK_TIMEOUT_MS: ['soon'],
+  DEBUG_ENABLED: ['maybe', '2'],
+};
+
+describe('loadConfig rejects bad values', () => {
+  it('has bad values to try for every variable of the schema', () => {
+    const untested = Object.keys(ConfigSchema.shape).filter(
+      (key) => !ANY_VALUE.has(key) && !(key in BAD_VALUES)
+    );
+    expect(untested).toEqual([]);
+  });
+
+  const cases = Object.entries(BAD_VALUES).flatMap(([key, values]) =>
+    values.map((value) => [key, value] as const)
+  );
+
+  it.each(cases)('rejects %s=%j with a ConfigError naming it', (key, value) => {
+    const err = configError({ [key]: value });
+    expect(err.variables).toEqual([key]);
+    expect(err.message).toContain(key);
+  });
+
+  it('names every bad variable at once', () => {
+    const err = configError({ PORT: 'x', LOG_LEVEL: 'loud', NATS_URL: 'http://x' });
+    expect([...err.variables].sort()).toEqual(['LOG_LEVEL', 'NATS_URL', 'PORT']);
+  });
+});
+
+describe('redactedConfig', () => {
+  it('hides the admin token and the database URL (it may hold a password)', () => {
+    const config = loadConfig({
+      ADMIN_TOKEN: 'sekrit-admin-token-1234',
+      DATABASE_URL: 'postgres://hub:pa55word@db.internal:5432/burrow',
+    });
+    const shown = redactedConfig(config);
+    expect(shown.adminToken).toBe('[redacted]');
+    expect(shown.databaseUrl).toBe('[redacted]');
+    const text = JSON.stringify(shown);
+    expect(text).not.toContain('sekrit-admin-token-1234');
+    expect(text).not.toContain('pa55word');
+  });
+
+  it('keeps everything else, and leaves an unset secret unset', () => {
+    const config = loadConfig({ PORT: '9002' });
+    const shown = redactedConfig(config);
+    expect(shown.adminToken).toBeUndefined();
+    expect(shown.port).toBe(9002);
+    expect(shown.natsServers).toEqual(config.natsServers);
+    expect(Object.keys(shown).sort()).toEqual(Object.keys(config).sort());
+  });
+
+  it('does not change the config it was given', () => {
+    const config = loadConfig({ ADMIN_TOKEN: 'sekrit-admin-token-1234' });
+    redactedConfig(config);
+    expect(config.adminToken).toBe('sekrit-admin-token-1234');
+  });
+});

@@ -1,0 +1,417 @@
+// The actor host: runs XState actors inside the partitions this node owns, restores them from the
+// partition log on activation, persists every state change, and routes events to the owner of an
+// actor's partition wherever it runs (locally, or by a NATS request to the owner).
+import { createActor, type AnyActorRef, type AnyStateMachine, type EventObject } from 'xstate';
+import { RequestError, TimeoutError, type Subscription } from '@nats-io/nats-core';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import {
+  decodeJson,
+  encodeJson,
+  partitionLabel,
+  streams,
+  subjects,
+  type Bus,
+} from '../bus/index.js';
+import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
+import {
+  HubError,
+  UnavailableError,
+  ensureHubError,
+  fromWire,
+  toWire,
+  type WireError,
+} from '../errors/index.js';
+import type { MachineRegistry } from '../inspect/index.js';
+import type { Logger } from '../log/index.js';
+import type { HubMetrics } from '../metrics/index.js';
+import { ActorStore, type Persisted, type StoredActor } from './actor-store.js';
+
+export interface ActorAddress {
+  kind: string;
+  id: string;
+  partition: number;
+}
+
+/** What callers see of an actor: its state value, status and context (all JSON). */
+export interface ActorView {
+  value: unknown;
+  status: string;
+  context: unknown;
+}
+
+export interface SpawnOptions {
+  input: unknown;
+  /** Spawn at most once per key within the idempotency window; a repeat returns the first actor. */
+  key?: string;
+}
+
+export interface SendResult {
+  /** The actor's id: the one asked for, or the earlier actor's when the spawn key was seen. */
+  id: string;
+  view: ActorView;
+  /** The event moved the actor (false: ignored in its current state, or a repeated spawn). */
+  changed: boolean;
+  created: boolean;
+}
+
+/** Called on the owner after a state of an actor of this kind is durable. */
+export type DurableHook = (addr: ActorAddress, snapshot: ActorView) => void;
+
+export interface ActorHostOptions {
+  bus: Bus;
+  nodeId: string;
+  partitions: number;
+  log: Logger;
+  metrics?: HubMetrics;
+  registry?: MachineRegistry;
+  /** How long a caller keeps retrying while a partition changes owner. */
+  handoverWaitMs?: number;
+  requestTimeoutMs?: number;
+  /** How long a spawn key is remembered (decisions.md §7: 2 minutes). */
+  idempotencyWindowMs?: number;
+  now?: () => number;
+}
+
+interface PartitionRuntime {
+  partition: number;
+  label: string;
+  store: ActorStore;
+  actors: Map<string, Persisted>;
+  /** spawn key → actor id, in insertion (= time) order so expiry prunes from the front. */
+  keys: Map<string, { id: string; at: number }>;
+  sub: Subscription;
+}
+
+type Request = { op: 'send'; kind: string; id: string; event?: EventObject; spawn?: SpawnOptions };
+type Reply = { ok: true; result: SendResult | null } | { ok: false; error: WireError };
+
+const key = (kind: string, id: string) => `${kind}:${id}`;
+
+export class ActorHost implements PartitionHandler {
+  private readonly machines = new Map<string, AnyStateMachine>();
+  private readonly hooks = new Map<string, DurableHook[]>();
+  private readonly parts = new Map<number, PartitionRuntime>();
+  private lookupSub: Subscription | undefined;
+  private readonly now: () => number;
+  private readonly windowMs: number;
+
+  constructor(private readonly o: ActorHostOptions) {
+    this.now = o.now ?? Date.now;
+    this.windowMs = o.idempotencyWindowMs ?? 120_000;
+  }
+
+  define(kind: string, machine: AnyStateMachine): void {
+    this.machines.set(kind, machine);
+    this.o.registry?.register(machine);
+  }
+
+  onDurable(kind: string, hook: DurableHook): void {
+    this.hooks.set(kind, [...(this.hooks.get(kind) ?? []), hook]);
+  }
+
+  /** Listen for debug look-ups of actors held here. */
+  start(): void {
+    this.lookupSub = this.o.bus.nc.subscribe(subjects.actorLookup, {
+      callback: (_err, msg) => {
+        const { systemId } = decodeJson<{ systemId: string }>(msg.data);
+        const hit = this.localBySystemId(systemId);
+        if (hit) msg.respond(encodeJson({ snapshot: hit.actor.getPersistedSnapshot() }));
+      },
+    });
+  }
+
+  stop(): void {
+    this.lookupSub?.unsubscribe();
+  }
+
+  owns(partition: number): boolean {
+    return this.parts.has(partition);
+  }
+
+  // ---- PartitionHandler -------------------------------------------------------------------
+
+  async activate(partition: number, label: string, log: PartitionLog): Promise<void> {
+    const actors = new Map<string, Persisted>();
+    const store = new ActorStore(log, label, {
+      durable: (p, snapshot) => this.fireHooks(partition, p, snapshot),
+      done: (p) => {
+        // A finished actor stays in the log (readable, and its spawn key still counts) but leaves memory.
+        actors.delete(key(p.kind, p.id));
+        p.actor.stop();
+        this.o.metrics?.actorsActive.dec({ kind: p.kind });
+      },
+    });
+    const keys = new Map<string, { id: string; at: number }>();
+    await this.restore(label, store, actors, keys);
+    const rt: PartitionRuntime = { partition, label, store, actors, keys, sub: undefined as never };
+    rt.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'actor'), {
+      callback: (_err, msg) => {
+        void this.serve(decodeJson<Request>(msg.data), partition).then((r) =>
+          msg.respond(encodeJson(r))
+        );
+      },
+    });
+    this.parts.set(partition, rt);
+  }
+
+  async deactivate(partition: number, _label: string, reason: HandoverReason): Promise<void> {
+    const rt = this.parts.get(partition);
+    if (!rt) return;
+    this.parts.delete(partition);
+    // Stop taking requests first: callers retry and reach the next owner.
+    rt.sub.unsubscribe();
+    if (reason !== 'fenced' && reason !== 'lock_lost') {
+      await Promise.allSettled([...rt.actors.values()].map((p) => rt.store.durable(p)));
+    }
+    for (const p of rt.actors.values()) {
+      p.actor.stop();
+      this.o.metrics?.actorsActive.dec({ kind: p.kind });
+    }
+    rt.actors.clear();
+  }
+
+  // ---- API for any node ---------------------------------------------------------------------
+
+  /**
+   * Deliver an event to an actor, spawning it from `spawn.input` when it does not exist yet, and
+   * resolve once the resulting state is durable. Without `spawn`, a missing actor is NOT_FOUND.
+   */
+  async send<E extends EventObject>(
+    addr: ActorAddress,
+    event: E | undefined,
+    spawn?: SpawnOptions
+  ): Promise<SendResult> {
+    const req: Request = { op: 'send', kind: addr.kind, id: addr.id };
+    if (event) req.event = event;
+    if (spawn) req.spawn = spawn;
+    const r = await this.route(addr.partition, req);
+    if (!r) throw new HubError('NOT_FOUND', `no live ${addr.kind} actor ${addr.id}`);
+    return r;
+  }
+
+  /**
+   * The actor's latest durable state, live or finished, read from the log (the stream leader
+   * answers, so a state acknowledged to any caller is visible here).
+   */
+  async read(addr: ActorAddress): Promise<ActorView | undefined> {
+    const label = partitionLabel(addr.partition, this.o.partitions);
+    const local = this.parts.get(addr.partition)?.actors.get(key(addr.kind, addr.id));
+    if (local) return view(local.actor);
+    try {
+      const m = await this.o.bus.jsm.streams.getMessage(streams.partition(label), {
+        last_by_subj: subjects.actorSnapshot(label, addr.kind, addr.id),
+      });
+      if (!m) return undefined;
+      const s = m.json<StoredActor>().snapshot as ActorView;
+      return { value: s.value, status: s.status, context: s.context };
+    } catch (err) {
+      if (/no message found|not found/i.test(String((err as Error).message))) return undefined;
+      throw new UnavailableError('cannot read the actor log', err);
+    }
+  }
+
+  /** The persisted snapshot of a live actor anywhere in the cluster, for /debug. */
+  async lookup(systemId: string): Promise<unknown> {
+    const local = this.localBySystemId(systemId);
+    if (local) return local.actor.getPersistedSnapshot();
+    try {
+      const msg = await this.o.bus.nc.request(subjects.actorLookup, encodeJson({ systemId }), {
+        timeout: 1000,
+      });
+      return decodeJson<{ snapshot: unknown }>(msg.data).snapshot;
+    } catch {
+      return undefined;
+    }
+  }
+
+  localSummary(): Array<{ partition: string; actors: number }> {
+    return [...this.parts.values()].map((rt) => ({ partition: rt.label, actors: rt.actors.size }));
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private fireHooks(partition: number, p: Persisted, snapshot: unknown): void {
+    const hooks = this.hooks.get(p.kind);
+    if (!hooks) return;
+    const s = snapshot as ActorView;
+    const addr = { kind: p.kind, id: p.id, partition };
+    for (const h of hooks) {
+      try {
+        h(addr, { value: s.value, status: s.status, context: s.context });
+      } catch (err) {
+        this.o.log.error({ err, kind: p.kind, id: p.id }, 'durable hook failed');
+      }
+    }
+  }
+
+  private async route(partition: number, req: Request): Promise<SendResult | null> {
+    const deadline = Date.now() + (this.o.handoverWaitMs ?? 20_000);
+    const label = partitionLabel(partition, this.o.partitions);
+    const subject = subjects.partitionRequest(label, 'actor');
+    let payload: Uint8Array | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (this.parts.has(partition)) {
+        const r = await this.serve(req, partition);
+        if (r.ok) return r.result;
+        throw fromWire(r.error);
+      }
+      try {
+        payload ??= encodeJson(req);
+        const msg = await this.o.bus.nc.request(subject, payload, {
+          timeout: this.o.requestTimeoutMs ?? 10_000,
+        });
+        const r = decodeJson<Reply>(msg.data);
+        if (r.ok) return r.result;
+        const err = fromWire(r.error);
+        if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
+      } catch (err) {
+        const transient =
+          (err instanceof RequestError && err.isNoResponders()) || err instanceof TimeoutError;
+        if (!transient && !(err instanceof HubError && err.code === 'UNAVAILABLE')) throw err;
+        if (Date.now() > deadline) {
+          throw new UnavailableError(`partition ${label} has no owner right now`, err);
+        }
+      }
+      // Jittered backoff while the partition moves between nodes.
+      await new Promise((r) =>
+        setTimeout(r, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()))
+      );
+    }
+  }
+
+  private async serve(req: Request, partition: number): Promise<Reply> {
+    try {
+      const rt = this.parts.get(partition);
+      if (!rt) throw new UnavailableError('partition moved');
+      let id = req.id;
+      let p = rt.actors.get(key(req.kind, id));
+      let created = false;
+      if (!p && req.spawn) {
+        const seen = req.spawn.key !== undefined ? this.seenKey(rt, req.spawn.key) : undefined;
+        if (seen !== undefined) {
+          // A repeat: answer with the first actor, live or finished, and deliver nothing.
+          const live = rt.actors.get(key(req.kind, seen));
+          const v = live
+            ? view(live.actor)
+            : await this.read({ kind: req.kind, id: seen, partition });
+          if (!v) throw new UnavailableError('idempotent repeat of an actor not yet readable');
+          if (live) await rt.store.durable(live);
+          return { ok: true, result: { id: seen, view: v, changed: false, created: false } };
+        }
+        p = this.spawn(rt, req.kind, id, req.spawn);
+        created = true;
+      }
+      if (!p) return { ok: true, result: null };
+      id = p.id;
+      let changed = created;
+      if (req.event) {
+        const before: unknown = p.actor.getSnapshot();
+        p.actor.send(req.event);
+        changed = p.actor.getSnapshot() !== before || changed;
+      }
+      const v = view(p.actor);
+      await rt.store.durable(p);
+      return { ok: true, result: { id, view: v, changed, created } };
+    } catch (err) {
+      const e = ensureHubError(err);
+      if (e.code === 'INTERNAL') this.o.log.error({ err }, 'actor request failed');
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
+  private spawn(rt: PartitionRuntime, kind: string, id: string, spawn: SpawnOptions): Persisted {
+    const machine = this.machines.get(kind);
+    if (!machine) throw new HubError('INTERNAL', `no machine for actor kind ${kind}`);
+    const at = this.now();
+    const actor = createActor(machine, { input: spawn.input, systemId: key(kind, id) });
+    const p = rt.store.track(kind, id, actor, {
+      createdAt: at,
+      ...(spawn.key !== undefined ? { key: spawn.key } : {}),
+      alreadyDurable: false,
+    });
+    rt.actors.set(key(kind, id), p);
+    if (spawn.key !== undefined) rt.keys.set(spawn.key, { id, at });
+    this.o.metrics?.actorsActive.inc({ kind });
+    actor.start();
+    return p;
+  }
+
+  /** The actor id a spawn key named within the window, pruning expired keys on the way. */
+  private seenKey(rt: PartitionRuntime, k: string): string | undefined {
+    const cutoff = this.now() - this.windowMs;
+    for (const [oldKey, v] of rt.keys) {
+      if (v.at >= cutoff) break;
+      rt.keys.delete(oldKey);
+    }
+    return rt.keys.get(k)?.id;
+  }
+
+  private localBySystemId(systemId: string): Persisted | undefined {
+    for (const rt of this.parts.values()) {
+      const p = rt.actors.get(systemId);
+      if (p) return p;
+    }
+    return undefined;
+  }
+
+  private async restore(
+    label: string,
+    store: ActorStore,
+    actors: Map<string, Persisted>,
+    keys: Map<string, { id: string; at: number }>
+  ): Promise<void> {
+    const stream = streams.partition(label);
+    const filter = subjects.actorSnapshotsAll(label);
+    const info = await this.o.bus.jsm.streams.info(stream, { subjects_filter: filter });
+    const count = Object.keys(info.state.subjects ?? {}).length;
+    if (count === 0) return;
+    const oc = await this.o.bus.js.consumers.get(stream, {
+      filter_subjects: filter,
+      deliver_policy: DeliverPolicy.All,
+    });
+    const iter = await oc.consume({ max_messages: Math.min(count, 1000) });
+    const cutoff = this.now() - this.windowMs;
+    const recentKeys: Array<[string, { id: string; at: number }]> = [];
+    let seen = 0;
+    for await (const m of iter) {
+      seen++;
+      const [, , , kind, id] = m.subject.split('.');
+      const machine = kind ? this.machines.get(kind) : undefined;
+      if (kind && id && machine) {
+        const stored = m.json<StoredActor>();
+        if (stored.key !== undefined && stored.createdAt >= cutoff) {
+          recentKeys.push([stored.key, { id, at: stored.createdAt }]);
+        }
+        const snapshot = stored.snapshot as { status?: string };
+        if (snapshot.status === 'active') {
+          const actor = createActor(machine, {
+            snapshot: snapshot as never,
+            systemId: key(kind, id),
+          });
+          actors.set(
+            key(kind, id),
+            store.track(kind, id, actor, {
+              createdAt: stored.createdAt,
+              ...(stored.key !== undefined ? { key: stored.key } : {}),
+              alreadyDurable: true,
+            })
+          );
+          this.o.metrics?.actorsActive.inc({ kind });
+          actor.start();
+        }
+      } else {
+        this.o.log.warn({ subject: m.subject }, 'snapshot of an unknown actor kind left in place');
+      }
+      if (seen >= count || m.info.pending === 0) break;
+    }
+    iter.stop();
+    // Keep the key index in time order so pruning can stop at the first fresh entry.
+    recentKeys.sort((a, b) => a[1].at - b[1].at);
+    for (const [k, v] of recentKeys) keys.set(k, v);
+  }
+}
+
+function view(actor: AnyActorRef): ActorView {
+  const s = actor.getSnapshot() as { value: unknown; status: string; context: unknown };
+  return { value: s.value, status: s.status, context: s.context };
+}

@@ -1,0 +1,111 @@
+// Persistence of one partition's actors: every snapshot change is appended to the partition log
+// (rolled up per actor subject), one write in flight per actor, later changes coalesced. A caller
+// can wait until the state after its event is durable before it answers its own caller.
+import type { AnyActorRef } from 'xstate';
+import type { PartitionLog } from '../cluster/index.js';
+import { subjects } from '../bus/index.js';
+import { UnavailableError } from '../errors/index.js';
+
+/** What the log holds for one actor: the persisted snapshot and the host's own metadata. */
+export interface StoredActor {
+  snapshot: unknown;
+  createdAt: number;
+  /** Idempotency key given at spawn; rebuilt into the partition's key index on activation. */
+  key?: string;
+}
+
+export interface Persisted {
+  readonly kind: string;
+  readonly id: string;
+  readonly actor: AnyActorRef;
+  readonly createdAt: number;
+  readonly key: string | undefined;
+  /** Bumped on every snapshot change. */
+  version: number;
+  /** Highest version known durable. */
+  flushed: number;
+  writing: boolean;
+  waiters: Array<{ version: number; resolve: () => void; reject: (e: Error) => void }>;
+  failed: Error | undefined;
+}
+
+export interface StoreHooks {
+  /** After a write is durable: the snapshot that was written. */
+  durable(p: Persisted, snapshot: unknown): void;
+  /** After the final snapshot of a finished actor is durable. */
+  done(p: Persisted): void;
+}
+
+export class ActorStore {
+  constructor(
+    private readonly log: PartitionLog,
+    private readonly label: string,
+    private readonly hooks: StoreHooks
+  ) {}
+
+  track(
+    kind: string,
+    id: string,
+    actor: AnyActorRef,
+    meta: { createdAt: number; key?: string; alreadyDurable: boolean }
+  ): Persisted {
+    const p: Persisted = {
+      kind,
+      id,
+      actor,
+      createdAt: meta.createdAt,
+      key: meta.key,
+      version: meta.alreadyDurable ? 0 : 1,
+      flushed: 0,
+      writing: false,
+      waiters: [],
+      failed: undefined,
+    };
+    const changed = () => {
+      p.version++;
+      this.flush(p);
+    };
+    actor.subscribe({ next: changed, error: changed });
+    if (!meta.alreadyDurable) this.flush(p);
+    return p;
+  }
+
+  /** Resolves once the state as of now is durable. */
+  durable(p: Persisted): Promise<void> {
+    if (p.failed) return Promise.reject(p.failed);
+    if (p.flushed >= p.version) return Promise.resolve();
+    return new Promise((resolve, reject) =>
+      p.waiters.push({ version: p.version, resolve, reject })
+    );
+  }
+
+  private flush(p: Persisted): void {
+    if (p.writing || p.failed) return;
+    p.writing = true;
+    const version = p.version;
+    const snapshot = p.actor.getPersistedSnapshot();
+    const record: StoredActor = { snapshot, createdAt: p.createdAt };
+    if (p.key !== undefined) record.key = p.key;
+    const done = (snapshot as { status?: string }).status === 'done';
+    this.log
+      .append(subjects.actorSnapshot(this.label, p.kind, p.id), record, { rollup: true })
+      .then(
+        () => {
+          p.flushed = version;
+          p.writing = false;
+          p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
+          this.hooks.durable(p, snapshot);
+          if (p.version > p.flushed) this.flush(p);
+          else if (done) this.hooks.done(p);
+        },
+        (err: Error) => {
+          // The log is fenced or its tail unknown: the partition is about to move; callers retry.
+          const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
+          p.failed = failed;
+          p.writing = false;
+          for (const w of p.waiters) w.reject(failed);
+          p.waiters = [];
+        }
+      );
+  }
+}

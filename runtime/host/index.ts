@@ -1,0 +1,6 @@
+export {
+  ActorHost,
+  type ActorAddress,
+  type ActorView,
+  type ActorHostOptions,
+} from './actor-host.js';

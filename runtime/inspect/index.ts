@@ -1,0 +1,1 @@
+export { MachineRegistry } from './registry.js';
