@@ -1,0 +1,2 @@
+// The hub's protocol package: the internal model shared by every wire dialect.
+export * from './model.js';
