@@ -5,18 +5,41 @@ import type postgres from 'postgres';
 import type { Config } from '../../runtime/config/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { createMetrics, type HubMetrics } from '../../runtime/metrics/index.js';
-import { connectBus, provision, type Bus } from '../../runtime/bus/index.js';
-import { Membership, PartitionManager } from '../../runtime/cluster/index.js';
+import { connectBus, decodeJson, provision, subjects, type Bus } from '../../runtime/bus/index.js';
+import {
+  Membership,
+  PartitionManager,
+  type HandoverReason,
+  type PartitionHandler,
+  type PartitionLog,
+} from '../../runtime/cluster/index.js';
+import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
+import { cardV1 } from '../../runtime/protocol/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { MachineRegistry } from '../../runtime/inspect/index.js';
 import { allMachines } from '../../actors/index.js';
+import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
+import { createAuthenticator } from '../../gateway/auth/index.js';
+import { hubMethods, httpHandlers } from '../../gateway/a2a/index.js';
 import {
-  createGateway,
-  type Gateway,
-  type HealthReport,
-  type RpcHandler,
-} from '../../gateway/index.js';
-import { createDb, ensureDatabase, migrate } from '../db/index.js';
+  AgentDirectory,
+  ConnectionRegistry,
+  FrameRouter,
+  Presence,
+  TaskProjector,
+  TaskService,
+  createTaskLister,
+} from '../../gateway/messaging/index.js';
+import { wsRoutes } from '../../gateway/ws/index.js';
+import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
+import {
+  contextPeer,
+  createDb,
+  ensureDatabase,
+  loadSigningKeys,
+  migrate,
+  upsertOfficialAgents,
+} from '../db/index.js';
 
 export interface Hub {
   readonly config: Config;
@@ -28,6 +51,8 @@ export interface Hub {
   readonly partitions: PartitionManager;
   readonly metrics: HubMetrics;
   readonly registry: MachineRegistry;
+  readonly tasks: TaskService;
+  readonly presence: Presence;
   /** Graceful stop: stop accepting, finish in-flight work, hand partitions over, close connections. */
   stop(): Promise<void>;
 }
@@ -58,6 +83,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     provision(bus, topology).catch((err: unknown) => log.warn({ err }, 're-provision failed'));
   });
 
+  const keys = await loadSigningKeys(sql);
+  const signer = new EnvelopeSigner(keys[0]!);
+  const jwks = jwksOf(keys);
+
   const host = new ActorHost({
     bus,
     nodeId: config.nodeId,
@@ -67,6 +96,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     registry,
   });
   for (const m of allMachines) host.define(m.id, m);
+  registry.register(agentWorkerMachine);
   host.start();
 
   const membership = new Membership({
@@ -77,6 +107,90 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'membership' }),
   });
   await membership.start();
+
+  const auth = createAuthenticator({ sql, log: log.child({ component: 'auth' }) });
+  const directory = new AgentDirectory(sql, bus);
+  directory.start();
+  const invalidations = [
+    bus.nc.subscribe(subjects.agentChangedAll, {
+      callback: (_e, msg) =>
+        auth.invalidateAgent(msg.subject.slice(msg.subject.lastIndexOf('.') + 1)),
+    }),
+    bus.nc.subscribe(subjects.keyRevoked, {
+      callback: (_e, msg) => {
+        try {
+          auth.invalidateKeyHash(decodeJson<{ keyHash: string }>(msg.data).keyHash);
+        } catch (err) {
+          log.warn({ err }, 'unreadable key revocation');
+        }
+      },
+    }),
+  ];
+  await upsertOfficialAgents(
+    sql,
+    officialAgents.map((a) => ({
+      id: a.id,
+      alias: a.alias,
+      name: a.card.name,
+      description: a.card.description,
+      category: a.category,
+      tags: a.tags,
+      card: cardV1(
+        { ...a.card, url: `${config.publicUrl}/agents/${a.id}` },
+        {
+          publicUrl: config.publicUrl,
+          agentId: a.id,
+        }
+      ),
+    }))
+  );
+
+  const presence = new Presence({
+    bus,
+    nodeId: config.nodeId,
+    log: log.child({ component: 'presence' }),
+    liveNodes: () => membership.liveNodeIds(),
+  });
+  await presence.start();
+  membership.onChange(() => {
+    presence.sweep().catch((err: unknown) => log.warn({ err }, 'presence sweep failed'));
+  });
+  const conns = new ConnectionRegistry();
+  const frames = new FrameRouter(
+    bus,
+    config.nodeId,
+    conns,
+    presence,
+    log.child({ component: 'frames' })
+  );
+  frames.start();
+  const tasks = new TaskService({
+    host,
+    bus,
+    directory,
+    presence,
+    frames,
+    signer,
+    partitions: config.partitions,
+    log: log.child({ component: 'tasks' }),
+    contextPeer: (contextId, agentId) => contextPeer(sql, contextId, agentId),
+  });
+  const projector = new TaskProjector(bus, sql, log.child({ component: 'task-index' }));
+  const handler: PartitionHandler = {
+    async activate(p: number, label: string, plog: PartitionLog) {
+      await host.activate(p, label, plog);
+      await projector.activate(p, label);
+    },
+    async deactivate(p: number, label: string, reason: HandoverReason) {
+      await projector.deactivate(p, label, reason);
+      await host.deactivate(p, label, reason);
+    },
+  };
+
+  const pools = officialAgents.map((a) =>
+    runAgentPool(a, { bus, log: log.child({ component: 'agents' }), jwks: () => jwks })
+  );
+
   const partitions = new PartitionManager({
     bus,
     membership,
@@ -84,7 +198,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions: config.partitions,
     lockInactiveMs: config.lockInactiveMs,
     tickMs: config.heartbeatMs,
-    handler: host,
+    handler,
     log: log.child({ component: 'partitions' }),
     metrics,
   });
@@ -98,20 +212,55 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     return { nats: nats ? 'ok' : 'down', postgres: pg ? 'ok' : 'down' };
   };
 
-  const rpc = new Map<string, RpcHandler>();
-  const gateway: Gateway = createGateway({
-    config,
-    log: log.child({ component: 'gateway' }),
-    metrics,
-    health,
-    rpc,
-    debug: {
-      machineIds: () => registry.ids(),
-      machineDefinition: (id) => registry.definition(id),
-      actorSnapshot: (systemId) => host.lookup(systemId),
-      cluster: () => Promise.resolve({ ...partitions.view(), actors: host.localSummary() }),
+  const lister = createTaskLister(sql);
+  const methods = hubMethods(tasks, lister);
+  const rpc = httpHandlers(methods, auth);
+  const gateway: Gateway = createGateway(
+    {
+      config,
+      log: log.child({ component: 'gateway' }),
+      metrics,
+      health,
+      rpc,
+      debug: {
+        machineIds: () => registry.ids(),
+        machineDefinition: (id) => registry.definition(id),
+        actorSnapshot: (systemId) => host.lookup(systemId),
+        cluster: () =>
+          Promise.resolve({
+            ...partitions.view(),
+            actors: host.localSummary(),
+            connections: conns.size,
+            pools: pools.map((p) => ({ agentId: p.agentId, ...p.stats() })),
+          }),
+      },
     },
-  });
+    {
+      routes: [
+        wsRoutes({
+          auth,
+          tasks,
+          methods,
+          conns,
+          presence,
+          directory,
+          sql,
+          log: log.child({ component: 'ws' }),
+        }),
+        (table) => {
+          const body = JSON.stringify(jwks);
+          table.add({
+            method: 'GET',
+            pattern: '/.well-known/hub-keys.json',
+            handler: () =>
+              jsonReply(200, JSON.parse(body) as unknown, {
+                'cache-control': 'public, max-age=300',
+              }),
+          });
+        },
+      ],
+    }
+  );
   const port = await gateway.listen();
   log.info({ port, nodeId: config.nodeId, publicUrl: config.publicUrl }, 'hub listening');
 
@@ -119,10 +268,22 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const stop = () =>
     (stopping ??= (async () => {
       gateway.stopAccepting();
+      // Agents reconnect to another node; their presence moves with them.
+      for (const c of [...conns.all()]) {
+        conns.remove(c);
+        c.close(1001, 'hub node shutting down');
+        await presence.disconnected(c.agentId, c.connId);
+      }
       await gateway.drain(Math.floor(config.shutdownTimeoutMs / 2));
+      await Promise.all(pools.map((p) => p.stop()));
       await membership.drain();
       await partitions.stop();
       host.stop();
+      frames.stop();
+      presence.stop();
+      directory.stop();
+      for (const sub of invalidations) sub.unsubscribe();
+      auth.close();
       await membership.stop();
       gateway.close();
       await bus.close();
@@ -140,6 +301,8 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions,
     metrics,
     registry,
+    tasks,
+    presence,
     stop,
   };
 }

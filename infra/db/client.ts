@@ -19,7 +19,9 @@ const DEFAULT_MAX = 10;
 export function createDb(url: string, opts: DbOptions = {}): Db {
   return postgres({
     ...connectionOptions(url, opts.max ?? DEFAULT_MAX, opts.log ?? silentLogger),
-    transform: postgres.camel,
+    // Column names only: postgres.camel would also rewrite the keys inside json/jsonb values
+    // (agent cards, task snapshots), which must come back exactly as stored.
+    transform: { column: { from: postgres.toCamel, to: postgres.fromCamel } },
   });
 }
 

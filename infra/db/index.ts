@@ -9,3 +9,6 @@ export {
   type MigrateOptions,
   type MigrationFile,
 } from './migrate.js';
+export * from './repos/index.js';
+export { upsertTasks, listTasksFor, contextPeer, type TaskListQuery } from './repos/tasks.repo.js';
+export { loadSigningKeys } from './repos/signing-keys.repo.js';

@@ -36,6 +36,8 @@ export const subjects = {
   actorSnapshot: (label: string, kind: string, id: string) =>
     `hubd.${label}.s.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
   actorSnapshotsAll: (label: string) => `hubd.${label}.s.>`,
+  actorSnapshotsOfKind: (label: string, kind: string) =>
+    `hubd.${label}.s.${assertToken(kind, 'actor kind')}.>`,
 
   locksAll: 'hub.lock.>',
   partitionLock: (label: string) => `hub.lock.p${label}`,
@@ -59,6 +61,8 @@ export const subjects = {
 } as const;
 
 export const consumers = {
+  /** Feeds one partition's task snapshots into the PostgreSQL tasks index. */
+  taskProjector: (label: string) => `proj-tasks-${label}`,
   /** The lock consumer's name includes the holder so a second node's create collides on the filter. */
   partitionLock: (label: string, nodeId: string) => `p${label}-${assertToken(nodeId, 'node id')}`,
 } as const;

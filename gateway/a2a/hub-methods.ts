@@ -1,0 +1,118 @@
+// The hub dialect's JSON-RPC methods (decisions.md §1: exactly the shapes of interface-spec.md),
+// served on POST /a2a and as JSON-RPC frames on the agent WebSocket. Both method-name families
+// are accepted; the caller is authenticated before any method runs.
+import { HubError } from '../../runtime/errors/index.js';
+import { stripCallerEnvelope } from '../../runtime/envelope/index.js';
+import {
+  CancelTaskParams,
+  GetTaskParams,
+  ListTasksParams,
+  RpcMethod,
+  TaskRespondParams,
+  decodeSendMessage,
+  encodeListTasksHub,
+  encodeTaskHub,
+  normalizeMethod,
+  parseParams,
+} from '../../runtime/protocol/index.js';
+import type { Principal } from '../../infra/db/index.js';
+import type { Authenticator } from '../auth/index.js';
+import type { RpcContext, RpcHandler } from '../deps.js';
+import type { TaskService } from '../messaging/task-service.js';
+import type { TaskLister } from '../messaging/task-index.js';
+
+export interface Caller {
+  readonly principal: Principal;
+  readonly requestId: string;
+}
+
+export type HubMethod = (params: unknown, caller: Caller) => Promise<unknown>;
+
+export function hubMethods(tasks: TaskService, lister: TaskLister): Map<RpcMethod, HubMethod> {
+  return new Map<RpcMethod, HubMethod>([
+    [
+      RpcMethod.SendMessage,
+      async (params, c) => {
+        const req = decodeSendMessage(params, 'hub');
+        const task = await tasks.send(c.principal, req);
+        return encodeTaskHub(task, viewOf(req.historyLength));
+      },
+    ],
+    [
+      RpcMethod.GetTask,
+      async (params, c) => {
+        const p = parseParams(GetTaskParams, params);
+        return encodeTaskHub(await tasks.getForCaller(c.principal, p.id), viewOf(p.historyLength));
+      },
+    ],
+    [
+      RpcMethod.CancelTask,
+      async (params, c) => {
+        const p = parseParams(CancelTaskParams, params);
+        return encodeTaskHub(await tasks.cancel(c.principal, p.id));
+      },
+    ],
+    [
+      RpcMethod.ListTasks,
+      async (params, c) => {
+        const p = parseParams(ListTasksParams, params);
+        const { tasks: list, page } = await lister.list(c.principal, p);
+        return encodeListTasksHub(list, page, viewOf(p.historyLength));
+      },
+    ],
+    [
+      RpcMethod.TaskRespond,
+      async (params, c) => {
+        const p = parseParams(TaskRespondParams, params);
+        return encodeTaskHub(await tasks.respond(c.principal, p));
+      },
+    ],
+  ]);
+}
+
+function viewOf(historyLength: number | undefined) {
+  return historyLength === undefined ? {} : { historyLength };
+}
+
+/** Resolve a method name of either family to its implementation, or METHOD_NOT_FOUND. */
+export function lookupMethod(methods: ReadonlyMap<RpcMethod, HubMethod>, name: string): HubMethod {
+  const canonical = normalizeMethod(name);
+  const m = canonical === undefined ? undefined : methods.get(canonical);
+  if (!m) throw new HubError('METHOD_NOT_FOUND', 'Method not found', { data: { method: name } });
+  return m;
+}
+
+/** Run a method for an already authenticated caller, with any caller-supplied x-hub removed. */
+export function invoke(m: HubMethod, params: unknown, caller: Caller): Promise<unknown> {
+  return m(stripCallerEnvelope(params ?? {}), caller);
+}
+
+/**
+ * The gateway's handler table for POST /a2a: every accepted name of every method, each
+ * authenticating the Authorization header first.
+ */
+export function httpHandlers(
+  methods: ReadonlyMap<RpcMethod, HubMethod>,
+  auth: Authenticator
+): Map<string, RpcHandler> {
+  const out = new Map<string, RpcHandler>();
+  const names = [
+    ...Object.values(RpcMethod),
+    'message/send',
+    'message/stream',
+    'tasks/get',
+    'tasks/cancel',
+    'tasks/list',
+    'tasks/resubscribe',
+  ];
+  for (const name of names) {
+    const canonical = normalizeMethod(name);
+    const m = canonical === undefined ? undefined : methods.get(canonical);
+    if (!m) continue;
+    out.set(name, async (params: unknown, ctx: RpcContext) => {
+      const principal = await auth.authenticate(ctx.headers.authorization);
+      return invoke(m, params, { principal, requestId: ctx.requestId });
+    });
+  }
+  return out;
+}

@@ -1,0 +1,9 @@
+// A2A methods: the hub dialect table, shared by POST /a2a and the agent WebSocket.
+export {
+  hubMethods,
+  httpHandlers,
+  lookupMethod,
+  invoke,
+  type HubMethod,
+  type Caller,
+} from './hub-methods.js';

@@ -1,0 +1,13 @@
+// Messaging: where agents are, how frames and messages reach them, and the task operations.
+export { AgentDirectory, type AgentRecord } from './directory.js';
+export { Presence, type PresenceEntry } from './presence.js';
+export {
+  ConnectionRegistry,
+  FrameRouter,
+  type AgentConnection,
+  type PushOutcome,
+} from './frames.js';
+export { TaskService, type TaskServiceOptions } from './task-service.js';
+export { TaskProjector, createTaskLister, type TaskLister } from './task-index.js';
+export { newTaskId, taskPartition, newContextId } from './ids.js';
+export { parseAnswer, speaksA2aV1, messageFrame, NO_ENDPOINT } from './delivery.js';

@@ -1,0 +1,108 @@
+// Where each WebSocket agent is connected, cluster-wide. The KV bucket HUB_PRESENCE maps
+// agent.<agentId> to {nodeId, connId}; every node watches it into memory so routing a frame costs
+// no round trip. An entry counts only while its node is a live member: a crashed node's entries are
+// ignored at once and deleted by the survivors.
+import type { KV } from '@nats-io/kv';
+import { buckets, decodeJson, encodeJson, presenceKey, type Bus } from '../../runtime/bus/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+
+export interface PresenceEntry {
+  nodeId: string;
+  connId: string;
+  since: number;
+}
+
+export interface PresenceOptions {
+  bus: Bus;
+  nodeId: string;
+  log: Logger;
+  /** Live members (membership view); entries of other nodes are stale. */
+  liveNodes: () => readonly string[];
+}
+
+export class Presence {
+  private kv!: KV;
+  private readonly entries = new Map<string, PresenceEntry>();
+  private stopWatch: (() => void) | undefined;
+  private readonly listeners: Array<(agentId: string, entry: PresenceEntry | undefined) => void> =
+    [];
+
+  constructor(private readonly o: PresenceOptions) {}
+
+  async start(): Promise<void> {
+    this.kv = await this.o.bus.kvm.open(buckets.presence);
+    const iter = await this.kv.watch({ key: 'agent.*' });
+    this.stopWatch = () => iter.stop();
+    let ready!: () => void;
+    const initial = new Promise<void>((r) => (ready = r));
+    void (async () => {
+      for await (const e of iter) {
+        const agentId = e.key.slice('agent.'.length);
+        if (e.operation === 'DEL' || e.operation === 'PURGE') {
+          this.entries.delete(agentId);
+          this.emit(agentId, undefined);
+        } else {
+          const entry = decodeJson<PresenceEntry>(e.value);
+          this.entries.set(agentId, entry);
+          this.emit(agentId, entry);
+        }
+        if (e.delta === 0) ready();
+      }
+    })();
+    // An empty bucket sends no initial entry; don't wait forever for one.
+    await Promise.race([initial, new Promise((r) => setTimeout(r, 500))]);
+  }
+
+  stop(): void {
+    this.stopWatch?.();
+  }
+
+  /** The connection holding the agent, if its node is alive. */
+  where(agentId: string): PresenceEntry | undefined {
+    const e = this.entries.get(agentId);
+    if (!e) return undefined;
+    return this.o.liveNodes().includes(e.nodeId) ? e : undefined;
+  }
+
+  isOnline(agentId: string): boolean {
+    return this.where(agentId) !== undefined;
+  }
+
+  onChange(fn: (agentId: string, entry: PresenceEntry | undefined) => void): void {
+    this.listeners.push(fn);
+  }
+
+  async connected(agentId: string, connId: string): Promise<void> {
+    const entry: PresenceEntry = { nodeId: this.o.nodeId, connId, since: Date.now() };
+    this.entries.set(agentId, entry);
+    await this.kv.put(presenceKey(agentId), encodeJson(entry));
+  }
+
+  /** Removes the entry only if it is still this connection's (a newer one may have replaced it). */
+  async disconnected(agentId: string, connId: string): Promise<void> {
+    const current = this.entries.get(agentId);
+    if (current && (current.connId !== connId || current.nodeId !== this.o.nodeId)) return;
+    this.entries.delete(agentId);
+    await this.kv.delete(presenceKey(agentId)).catch((err: unknown) => {
+      this.o.log.warn({ err, agentId }, 'presence delete failed');
+    });
+  }
+
+  /** Forget every entry of nodes that are no longer members (run by survivors after a crash). */
+  async sweep(): Promise<number> {
+    const live = new Set(this.o.liveNodes());
+    let n = 0;
+    for (const [agentId, e] of this.entries) {
+      if (live.has(e.nodeId)) continue;
+      this.entries.delete(agentId);
+      await this.kv.delete(presenceKey(agentId)).catch(() => undefined);
+      this.emit(agentId, undefined);
+      n++;
+    }
+    return n;
+  }
+
+  private emit(agentId: string, entry: PresenceEntry | undefined): void {
+    for (const fn of this.listeners) fn(agentId, entry);
+  }
+}

@@ -1,0 +1,459 @@
+// The A2A task operations behind every dialect (spec "States and transitions", decisions.md §8):
+// send (new task, continuation, blocking wait), get, cancel, respond (the recipient's reply), and
+// the owner-side reaction to every durable change (task events on the bus, task_update frames).
+import type { Subscription } from '@nats-io/nats-core';
+import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
+import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import {
+  TerminalStates,
+  assertAcceptsOutputModes,
+  encodeTaskHub,
+  type Message,
+  type SendRequest,
+  type Task,
+  type TaskRespondParams,
+} from '../../runtime/protocol/index.js';
+import type { EnvelopeSigner } from '../../runtime/envelope/index.js';
+import type { TaskEvent, TaskInput } from '../../actors/index.js';
+import type { Principal } from '../../infra/db/index.js';
+import type { AgentDirectory, AgentRecord } from './directory.js';
+import type { FrameRouter } from './frames.js';
+import type { Presence } from './presence.js';
+import {
+  NO_ENDPOINT,
+  cancelAtHttpAgent,
+  deliverHttp,
+  deliverOfficial,
+  deliverWebSocket,
+  type AgentAnswer,
+  type Delivery,
+  type DeliveryOutcome,
+} from './delivery.js';
+import { newContextId, newTaskId, taskPartition, taskPartitionForSender } from './ids.js';
+
+export interface TaskServiceOptions {
+  host: ActorHost;
+  bus: Bus;
+  directory: AgentDirectory;
+  presence: Presence;
+  frames: FrameRouter;
+  signer: EnvelopeSigner;
+  partitions: number;
+  log: Logger;
+  blockingTimeoutMs?: number;
+  httpTimeoutMs?: number;
+  officialTimeoutMs?: number;
+  /** Looks up the other party of a conversation (contextId without agentId). */
+  contextPeer?: (contextId: string, agentId: string) => Promise<string | undefined>;
+  now?: () => number;
+}
+
+type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
+
+/** States in which a blocking caller stops waiting. */
+const SETTLED = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required']);
+
+export class TaskService {
+  private readonly now: () => number;
+  /** Owner side: last state announced per live task, to send task_update only on changes. */
+  private readonly announced = new Map<string, string>();
+
+  constructor(private readonly o: TaskServiceOptions) {
+    this.now = o.now ?? Date.now;
+    o.host.onDurable('task', (addr, view) => this.onDurable(addr, view));
+  }
+
+  // ---- send ---------------------------------------------------------------------------------
+
+  async send(principal: Principal, req: SendRequest): Promise<Task> {
+    const sender = requireAgent(principal);
+    if (req.taskId !== undefined) return this.continueTask(sender, req);
+
+    const recipient = await this.recipientOf(sender, req);
+    if (recipient.visibility === 'private' && recipient.tenantId !== sender.tenantId) {
+      throw new HubError('FORBIDDEN', `agent ${recipient.id} is private to its organization`, {
+        data: { agentId: recipient.id },
+      });
+    }
+    assertAcceptsOutputModes(cardOf(recipient), req.acceptedOutputModes);
+    if (req.ttlSeconds === 0 && !this.reachable(recipient)) {
+      throw new HubError('RECIPIENT_OFFLINE', `agent ${recipient.id} is offline and x-ttl is 0`, {
+        data: { agentId: recipient.id },
+      });
+    }
+
+    const at = this.now();
+    const partition = taskPartitionForSender(sender.agentId, this.o.partitions);
+    const configuration = configurationOf(req);
+    const contextId = req.contextId ?? newContextId();
+    const input: TaskInput = {
+      id: newTaskId(partition),
+      contextId,
+      senderId: sender.agentId,
+      recipientId: recipient.id,
+      senderTenantId: sender.tenantId,
+      recipientTenantId: recipient.tenantId,
+      message: { ...req.message, contextId },
+      configuration,
+      at,
+    };
+    input.message.taskId = input.id;
+    const created = await this.o.host.send({ kind: 'task', id: input.id, partition }, undefined, {
+      input,
+      key: `${sender.agentId}:${req.message.messageId}`,
+    });
+    const task = created.view.context as Task;
+    // A repeat of a message already accepted: the same task, delivered once.
+    if (!created.created) return task;
+
+    const addr = { kind: 'task', id: task.id, partition };
+    if (!req.blocking) {
+      void this.deliver(addr, task, task.messages[0]!, recipient).catch((err: unknown) =>
+        this.o.log.error({ err, taskId: task.id }, 'delivery failed')
+      );
+      return task;
+    }
+    return this.deliverAndWait(addr, task, task.messages[0]!, recipient);
+  }
+
+  private async continueTask(sender: AgentPrincipal, req: SendRequest): Promise<Task> {
+    const taskId = req.taskId!;
+    const addr = this.address(taskId);
+    const current = await this.readVisible(sender, addr);
+    if (current.senderId !== sender.agentId) {
+      throw new InvalidParamsError(
+        'configuration.taskId',
+        'only the sender of a task may continue it'
+      );
+    }
+    if (TerminalStates.has(current.status.state)) {
+      throw new InvalidParamsError('configuration.taskId', `task is ${current.status.state}`);
+    }
+    if (current.status.state !== 'input-required') {
+      throw new InvalidParamsError(
+        'configuration.taskId',
+        `task is ${current.status.state}, not waiting for input`
+      );
+    }
+    const message: Message = { ...req.message, contextId: current.contextId, taskId };
+    const r = await this.o.host.send(addr, {
+      type: 'task.input',
+      at: this.now(),
+      by: sender.agentId,
+      message,
+    } satisfies TaskEvent);
+    const task = r.view.context as Task;
+    const recipient = await this.o.directory.get(task.recipientId);
+    if (!recipient) return this.fail(addr, 'recipient agent no longer exists');
+    if (!req.blocking) {
+      void this.deliver(addr, task, message, recipient).catch((err: unknown) =>
+        this.o.log.error({ err, taskId }, 'delivery failed')
+      );
+      return task;
+    }
+    return this.deliverAndWait(addr, task, message, recipient);
+  }
+
+  private async recipientOf(sender: AgentPrincipal, req: SendRequest): Promise<AgentRecord> {
+    let target = req.agentId;
+    if (target === undefined && req.contextId !== undefined && this.o.contextPeer) {
+      target = await this.o.contextPeer(req.contextId, sender.agentId);
+    }
+    if (target === undefined) {
+      throw new InvalidParamsError(
+        'configuration.agentId',
+        'required (the target agent id or alias)'
+      );
+    }
+    const agent = await this.o.directory.resolve(target, sender.tenantId);
+    // A private agent of another organization is invisible, but naming it is still refused as
+    // FORBIDDEN (issue: "messaging a private agent of another tenant gives -32015").
+    if (!agent) {
+      throw new HubError('AGENT_NOT_FOUND', `no agent ${target}`, { data: { agentId: target } });
+    }
+    return agent;
+  }
+
+  private reachable(agent: AgentRecord): boolean {
+    if (agent.transport === 'websocket') return this.o.presence.isOnline(agent.id);
+    return true;
+  }
+
+  // ---- delivery -----------------------------------------------------------------------------
+
+  private async deliverAndWait(
+    addr: ActorAddress,
+    task: Task,
+    message: Message,
+    recipient: AgentRecord
+  ): Promise<Task> {
+    const waiter = this.waitSettled(task.id, this.o.blockingTimeoutMs ?? 60_000);
+    try {
+      const after = await this.deliver(addr, task, message, recipient);
+      if (SETTLED.has(after.status.state)) return after;
+      return (await waiter.result) ?? (await this.get(addr, task));
+    } finally {
+      waiter.cancel();
+    }
+  }
+
+  /** Deliver a message of the task; resolves with the task as it stands afterwards. */
+  private async deliver(
+    addr: ActorAddress,
+    task: Task,
+    message: Message,
+    recipient: AgentRecord
+  ): Promise<Task> {
+    const d: Delivery = {
+      task,
+      message,
+      recipient,
+      envelope: this.o.signer.sign(
+        {
+          sender: { agentId: task.senderId, tenantId: task.senderTenantId },
+          recipient: { agentId: recipient.id, tenantId: recipient.tenantId },
+          taskId: task.id,
+          contextId: task.contextId,
+          messageId: message.messageId,
+        },
+        { now: this.now() }
+      ),
+      configuration: task.configuration ?? {},
+    };
+    let outcome: DeliveryOutcome;
+    switch (recipient.transport) {
+      case 'websocket':
+        outcome = await deliverWebSocket(this.o.frames, d);
+        break;
+      case 'http':
+        outcome = await deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 });
+        break;
+      case 'official':
+        outcome = await deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
+        break;
+      default: {
+        const never: never = recipient.transport;
+        throw new HubError('INTERNAL', `unknown transport ${String(never)}`);
+      }
+    }
+    switch (outcome.kind) {
+      case 'pushed':
+        return this.event(addr, { type: 'task.start', at: this.now() });
+      case 'answered':
+        return this.applyAnswer(addr, recipient.id, outcome.answer);
+      case 'unreachable':
+        return this.fail(addr, outcome.reason);
+      case 'busy':
+        return this.fail(addr, 'recipient is not keeping up; its WebSocket is backed up');
+      default: {
+        const never: never = outcome;
+        throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async applyAnswer(addr: ActorAddress, by: string, a: AgentAnswer): Promise<Task> {
+    await this.event(addr, { type: 'task.start', at: this.now() });
+    const artifacts = a.artifacts;
+    // Every artifact but the last goes in as its own event; the last travels with the final state.
+    for (const artifact of artifacts.slice(0, -1)) {
+      await this.event(addr, {
+        type: 'task.respond',
+        at: this.now(),
+        by,
+        state: 'working',
+        artifact,
+      });
+    }
+    const last = artifacts.at(-1);
+    return this.event(addr, {
+      type: 'task.respond',
+      at: this.now(),
+      by,
+      state: a.state,
+      ...(a.message ? { message: a.message } : {}),
+      ...(a.statusText ? { statusText: a.statusText } : {}),
+      ...(last ? { artifact: last } : {}),
+    });
+  }
+
+  private fail(addr: ActorAddress, error: string): Promise<Task> {
+    return this.event(addr, { type: 'task.fail', at: this.now(), error: error || NO_ENDPOINT });
+  }
+
+  private async event(addr: ActorAddress, e: TaskEvent): Promise<Task> {
+    return (await this.o.host.send(addr, e)).view.context as Task;
+  }
+
+  // ---- reads, cancel, respond -------------------------------------------------------------------
+
+  address(taskId: string): ActorAddress {
+    const partition = taskPartition(taskId, this.o.partitions);
+    if (partition === undefined) throw notFound(taskId);
+    return { kind: 'task', id: taskId, partition };
+  }
+
+  /** The task if the caller is its sender or recipient; anyone else gets TASK_NOT_FOUND. */
+  async getForCaller(principal: Principal, taskId: string): Promise<Task> {
+    return this.readVisible(principal, this.address(taskId));
+  }
+
+  private async readVisible(principal: Principal, addr: ActorAddress): Promise<Task> {
+    const view = await this.o.host.read(addr);
+    const task = view?.context as Task | undefined;
+    if (!task || !canSee(principal, task)) throw notFound(addr.id);
+    return task;
+  }
+
+  private async get(addr: ActorAddress, fallback: Task): Promise<Task> {
+    return ((await this.o.host.read(addr))?.context as Task | undefined) ?? fallback;
+  }
+
+  async cancel(principal: Principal, taskId: string): Promise<Task> {
+    const addr = this.address(taskId);
+    const task = await this.readVisible(principal, addr);
+    if (TerminalStates.has(task.status.state)) {
+      throw new HubError('TASK_NOT_CANCELABLE', `task is already ${task.status.state}`, {
+        data: { taskId, state: task.status.state },
+      });
+    }
+    if (principal.kind !== 'agent' || principal.agentId !== task.senderId) {
+      throw new HubError('TASK_NOT_CANCELABLE', 'only the sender of a task may cancel it', {
+        data: { taskId },
+      });
+    }
+    const r = await this.o.host.send(addr, {
+      type: 'task.cancel',
+      at: this.now(),
+      by: principal.agentId,
+      reason: 'canceled by the sender',
+    } satisfies TaskEvent);
+    const after = r.view.context as Task;
+    if (after.status.state !== 'canceled') {
+      throw new HubError('TASK_NOT_CANCELABLE', `task is already ${after.status.state}`);
+    }
+    return after;
+  }
+
+  /** The recipient's reply (task/respond, or a WebSocket task_response frame). */
+  async respond(principal: Principal, p: TaskRespondParams): Promise<Task> {
+    const agent = requireAgent(principal);
+    const addr = this.address(p.taskId);
+    const event: TaskEvent = {
+      type: 'task.respond',
+      at: this.now(),
+      by: agent.agentId,
+      state: p.status.state,
+      ...(p.status.message !== undefined ? { statusText: p.status.message } : {}),
+      ...(p.artifact ? { artifact: p.artifact } : {}),
+      lastChunk: p.lastChunk,
+    };
+    let result;
+    try {
+      result = await this.o.host.send(addr, event);
+    } catch (err) {
+      if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
+      // Not live: finished (or never existed). Explain which, to parties only.
+      const task = await this.readVisible(principal, addr);
+      throw new HubError('INVALID_PARAMS', `task is already ${task.status.state}`, {
+        data: { field: 'taskId', state: task.status.state },
+      });
+    }
+    const task = result.view.context as Task;
+    if (!result.changed) {
+      if (task.recipientId !== agent.agentId) {
+        if (!canSee(principal, task)) throw notFound(p.taskId);
+        throw new HubError('FORBIDDEN', 'only the recipient of a task may respond to it', {
+          data: { taskId: p.taskId },
+        });
+      }
+      throw new HubError(
+        'INVALID_PARAMS',
+        `task is ${task.status.state}; the response was not applied`,
+        {
+          data: { field: 'status.state', state: task.status.state },
+        }
+      );
+    }
+    return task;
+  }
+
+  // ---- task events ----------------------------------------------------------------------------
+
+  /** Live task changes (the full task after each durable change); returns the unsubscribe. */
+  subscribe(taskId: string, onTask: (task: Task) => void): () => void {
+    const sub: Subscription = this.o.bus.nc.subscribe(subjects.taskEvents(taskId), {
+      callback: (_err, msg) => onTask(decodeJson<Task>(msg.data)),
+    });
+    return () => sub.unsubscribe();
+  }
+
+  /** Resolves with the task once it settles (or undefined at the timeout). */
+  private waitSettled(taskId: string, timeoutMs: number) {
+    let cancel!: () => void;
+    const result = new Promise<Task | undefined>((resolve) => {
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      const unsubscribe = this.subscribe(taskId, (t) => {
+        if (SETTLED.has(t.status.state)) finish(t);
+      });
+      function finish(t: Task | undefined) {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(t);
+      }
+      cancel = () => finish(undefined);
+    });
+    return { result, cancel };
+  }
+
+  /** Owner side, after each durable change: publish the task; tell the parties about state changes. */
+  private onDurable(_addr: ActorAddress, view: ActorView): void {
+    const task = view.context as Task;
+    this.o.bus.nc.publish(subjects.taskEvents(task.id), encodeJson(task));
+    const state = task.status.state;
+    if (this.announced.get(task.id) === state) return;
+    if (TerminalStates.has(state)) this.announced.delete(task.id);
+    else this.announced.set(task.id, state);
+    const frame = { type: 'task_update', task: encodeTaskHub(task) };
+    void this.o.frames.push(task.senderId, frame);
+    if (state === 'canceled') {
+      void this.o.frames.push(task.recipientId, frame);
+      void this.o.directory.get(task.recipientId).then((r) => {
+        if (r?.transport === 'http') return cancelAtHttpAgent(r, task.id);
+      });
+    }
+  }
+}
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+function requireAgent(p: Principal): AgentPrincipal {
+  if (p.kind !== 'agent') {
+    throw new HubError('FORBIDDEN', 'a tenant admin key cannot act as an agent; use an agent key');
+  }
+  return p;
+}
+
+function canSee(p: Principal, t: Task): boolean {
+  if (p.kind === 'agent') return p.agentId === t.senderId || p.agentId === t.recipientId;
+  return false;
+}
+
+function notFound(taskId: string): HubError {
+  return new HubError('TASK_NOT_FOUND', `no task ${taskId}`, { data: { taskId } });
+}
+
+function cardOf(agent: AgentRecord) {
+  return (agent.card ?? {}) as Parameters<typeof assertAcceptsOutputModes>[0];
+}
+
+function configurationOf(req: SendRequest): Record<string, unknown> {
+  const c: Record<string, unknown> = {};
+  if (req.acceptedOutputModes !== undefined) c.acceptedOutputModes = req.acceptedOutputModes;
+  if (req.historyLength !== undefined) c.historyLength = req.historyLength;
+  if (req.ttlSeconds !== undefined) c['x-ttl'] = req.ttlSeconds;
+  if (req.blocking) c.blocking = true;
+  return c;
+}

@@ -1,0 +1,66 @@
+// One authenticated agent WebSocket: writes frames without ever buffering without bound. Above
+// the high-water mark frames wait in a small outbox flushed on 'drain'; when that is full too the
+// push answers 'busy' and the caller keeps the message (nothing is dropped silently).
+import type { WebSocket } from 'uWebSockets.js';
+import type { AgentConnection } from '../messaging/frames.js';
+
+export interface SocketData {
+  connId: string;
+  /** Set once authenticated (on upgrade, or by the legacy first `auth` frame). */
+  conn?: UwsAgentConnection;
+  /** Principal resolved during the upgrade, consumed in open(). */
+  pending?: { agentId: string; tenantId: string };
+  authError?: string;
+  closed: boolean;
+  authTimer?: NodeJS.Timeout;
+}
+
+export interface BackpressureLimits {
+  /** Bytes buffered in the socket above which frames wait in the outbox. */
+  highWaterBytes: number;
+  /** Frames the outbox holds before pushes answer 'busy'. */
+  outboxFrames: number;
+}
+
+export class UwsAgentConnection implements AgentConnection {
+  private readonly outbox: string[] = [];
+  closed = false;
+
+  constructor(
+    private readonly ws: WebSocket<SocketData>,
+    readonly connId: string,
+    readonly agentId: string,
+    readonly tenantId: string,
+    private readonly limits: BackpressureLimits
+  ) {}
+
+  push(frame: unknown): 'sent' | 'busy' {
+    if (this.closed) return 'busy';
+    const text = JSON.stringify(frame);
+    if (this.outbox.length > 0 || this.ws.getBufferedAmount() > this.limits.highWaterBytes) {
+      if (this.outbox.length >= this.limits.outboxFrames) return 'busy';
+      this.outbox.push(text);
+      return 'sent';
+    }
+    this.ws.send(text, false);
+    return 'sent';
+  }
+
+  /** Called from the socket's drain handler. */
+  flush(): void {
+    while (this.outbox.length > 0 && !this.closed) {
+      if (this.ws.getBufferedAmount() > this.limits.highWaterBytes) return;
+      this.ws.send(this.outbox.shift()!, false);
+    }
+  }
+
+  get backlog(): number {
+    return this.outbox.length;
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.ws.end(code, reason);
+  }
+}

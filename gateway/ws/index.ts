@@ -1,0 +1,3 @@
+// The agent WebSocket endpoint.
+export { wsRoutes, type WsDeps } from './ws-route.js';
+export { UwsAgentConnection, type BackpressureLimits } from './agent-connection.js';

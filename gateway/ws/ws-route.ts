@@ -1,0 +1,234 @@
+// The agent WebSocket at /ws (decisions.md §2): Bearer auth on the upgrade, or a first
+// `{"type":"auth","token"}` frame within 5 s; `welcome` first; then message/task_update frames
+// from the hub, task_response/ping/update_card/JSON-RPC frames from the agent.
+import { randomUUID } from 'node:crypto';
+import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket } from 'uWebSockets.js';
+import { HubError, ensureHubError } from '../../runtime/errors/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
+import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
+import type { Authenticator } from '../auth/index.js';
+import type { RouteRegistrar } from '../routes/index.js';
+import { toRpcError } from '../rpc/index.js';
+import { invoke, lookupMethod, type HubMethod } from '../a2a/hub-methods.js';
+import type { AgentDirectory } from '../messaging/directory.js';
+import type { ConnectionRegistry } from '../messaging/frames.js';
+import type { Presence } from '../messaging/presence.js';
+import type { TaskService } from '../messaging/task-service.js';
+import type { RpcMethod } from '../../runtime/protocol/index.js';
+import {
+  UwsAgentConnection,
+  type BackpressureLimits,
+  type SocketData,
+} from './agent-connection.js';
+
+export interface WsDeps {
+  auth: Authenticator;
+  tasks: TaskService;
+  methods: ReadonlyMap<RpcMethod, HubMethod>;
+  conns: ConnectionRegistry;
+  presence: Presence;
+  directory: AgentDirectory;
+  sql: Queryable;
+  log: Logger;
+  limits?: Partial<BackpressureLimits>;
+  /** Called after `welcome` (the offline queue drains from here). */
+  onOnline?: (agentId: string) => void;
+  authTimeoutMs?: number;
+}
+
+const DEFAULT_LIMITS: BackpressureLimits = { highWaterBytes: 256 * 1024, outboxFrames: 1000 };
+const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_REPLACED = 4409;
+
+export function wsRoutes(d: WsDeps): RouteRegistrar {
+  const limits = { ...DEFAULT_LIMITS, ...d.limits };
+  const send = (ws: WebSocket<SocketData>, frame: unknown) => {
+    if (!ws.getUserData().closed) ws.send(JSON.stringify(frame), false);
+  };
+
+  const admit = (ws: WebSocket<SocketData>, principal: { agentId: string; tenantId: string }) => {
+    const data = ws.getUserData();
+    const conn = new UwsAgentConnection(
+      ws,
+      data.connId,
+      principal.agentId,
+      principal.tenantId,
+      limits
+    );
+    data.conn = conn;
+    const replaced = d.conns.add(conn);
+    replaced?.close(CLOSE_REPLACED, 'replaced by a newer connection');
+    send(ws, { type: 'welcome', agentId: principal.agentId });
+    d.presence.connected(principal.agentId, data.connId).then(
+      () => d.onOnline?.(principal.agentId),
+      (err: unknown) => d.log.warn({ err, agentId: principal.agentId }, 'presence update failed')
+    );
+  };
+
+  const refuse = (ws: WebSocket<SocketData>, error: string) => {
+    send(ws, { type: 'auth_error', error });
+    const data = ws.getUserData();
+    if (!data.closed) {
+      data.closed = true;
+      ws.end(CLOSE_UNAUTHORIZED, 'unauthorized');
+    }
+  };
+
+  const asAgent = (p: Principal) => {
+    if (p.kind !== 'agent')
+      throw new HubError('UNAUTHENTICATED', 'a WebSocket needs an agent key, not an admin key');
+    return p;
+  };
+
+  const onFrame = async (ws: WebSocket<SocketData>, text: string): Promise<void> => {
+    const data = ws.getUserData();
+    let frame: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('not an object');
+      frame = parsed as Record<string, unknown>;
+    } catch {
+      send(ws, { type: 'error', error: 'PARSE_ERROR', message: 'frames are JSON objects' });
+      return;
+    }
+    const conn = data.conn;
+    if (!conn) {
+      if (frame.type !== 'auth' || typeof frame.token !== 'string') {
+        refuse(
+          ws,
+          'authenticate first: {"type":"auth","token":"<API_KEY>"} or an Authorization header'
+        );
+        return;
+      }
+      try {
+        const p = asAgent(await d.auth.authenticate(`Bearer ${frame.token}`));
+        clearTimeout(data.authTimer);
+        if (!data.closed) admit(ws, p);
+      } catch (err) {
+        refuse(ws, ensureHubError(err).message);
+      }
+      return;
+    }
+    const principal: Principal = { kind: 'agent', agentId: conn.agentId, tenantId: conn.tenantId };
+    if ('jsonrpc' in frame) {
+      const id = typeof frame.id === 'string' || typeof frame.id === 'number' ? frame.id : null;
+      const requestId = randomUUID();
+      try {
+        if (typeof frame.method !== 'string')
+          throw new HubError('INVALID_REQUEST', 'method must be a string');
+        const m = lookupMethod(d.methods, frame.method);
+        const result = await invoke(m, frame.params, { principal, requestId });
+        send(ws, { jsonrpc: '2.0', id, result });
+      } catch (err) {
+        send(ws, { jsonrpc: '2.0', id, error: toRpcError(err, requestId, d.log) });
+      }
+      return;
+    }
+    switch (frame.type) {
+      case 'ping':
+        send(ws, { type: 'pong' });
+        return;
+      case 'task_response': {
+        const taskId = typeof frame.taskId === 'string' ? frame.taskId : undefined;
+        try {
+          await d.tasks.respond(principal, parseParams(TaskRespondParams, frame));
+        } catch (err) {
+          const e = ensureHubError(err);
+          if (e.code === 'INTERNAL') d.log.error({ err, taskId }, 'task_response failed');
+          send(ws, {
+            type: 'error',
+            error: e.code,
+            message: e.code === 'INTERNAL' ? 'Internal error' : e.message,
+            ...(taskId ? { taskId } : {}),
+          });
+        }
+        return;
+      }
+      case 'update_card': {
+        try {
+          const card = parseParams(AgentCardInput, frame.agentCard);
+          await updateAgentCard(d.sql, conn.agentId, card);
+          d.directory.announce(conn.agentId);
+          send(ws, { type: 'card_updated', agentCard: card });
+        } catch (err) {
+          const e = ensureHubError(err);
+          send(ws, { type: 'error', error: e.code, message: e.message });
+        }
+        return;
+      }
+      case 'auth':
+        return; // already authenticated
+      default:
+        send(ws, {
+          type: 'error',
+          error: 'INVALID_REQUEST',
+          message: `unknown frame type ${JSON.stringify(frame.type)}`,
+        });
+    }
+  };
+
+  return (table) => {
+    table.app.ws<SocketData>('/ws', {
+      maxPayloadLength: 16 * 1024 * 1024,
+      idleTimeout: 120,
+      // Backpressure is handled by UwsAgentConnection; never let uWS drop or close on it.
+      maxBackpressure: 64 * 1024 * 1024,
+      closeOnBackpressureLimit: 0,
+      sendPingsAutomatically: true,
+      upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
+        const key = req.getHeader('sec-websocket-key');
+        const protocol = req.getHeader('sec-websocket-protocol');
+        const extensions = req.getHeader('sec-websocket-extensions');
+        const authorization = req.getHeader('authorization');
+        let aborted = false;
+        res.onAborted(() => (aborted = true));
+        const upgrade = (data: SocketData) => {
+          if (aborted) return;
+          res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+        };
+        const base: SocketData = { connId: randomUUID(), closed: false };
+        if (!authorization) return upgrade(base);
+        d.auth.authenticate(authorization).then(
+          (p) => {
+            try {
+              const a = asAgent(p);
+              upgrade({ ...base, pending: { agentId: a.agentId, tenantId: a.tenantId } });
+            } catch (err) {
+              upgrade({ ...base, authError: ensureHubError(err).message });
+            }
+          },
+          (err: unknown) => upgrade({ ...base, authError: ensureHubError(err).message })
+        );
+      },
+      open: (ws) => {
+        const data = ws.getUserData();
+        if (data.authError) return refuse(ws, data.authError);
+        if (data.pending) return admit(ws, data.pending);
+        data.authTimer = setTimeout(() => {
+          if (!data.conn) refuse(ws, 'no auth frame within 5 seconds');
+        }, d.authTimeoutMs ?? 5000);
+      },
+      message: (ws, message) => {
+        // uWS reuses the buffer after this callback returns: decode now.
+        const text = Buffer.from(message).toString('utf8');
+        void onFrame(ws, text).catch((err: unknown) =>
+          d.log.error({ err }, 'frame handling failed')
+        );
+      },
+      drain: (ws) => ws.getUserData().conn?.flush(),
+      close: (ws) => {
+        const data = ws.getUserData();
+        data.closed = true;
+        clearTimeout(data.authTimer);
+        const conn = data.conn;
+        if (!conn) return;
+        conn.closed = true;
+        if (d.conns.remove(conn)) {
+          void d.presence.disconnected(conn.agentId, conn.connId);
+        }
+      },
+    });
+  };
+}

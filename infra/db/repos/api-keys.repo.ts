@@ -1,0 +1,106 @@
+// API keys: who a key belongs to (the Principal), issuing, rotating and revoking. Only the hash of
+// a key is stored; the key itself is returned once, at issue (decisions.md §5).
+import { newApiKey, newKeyId } from './keys.js';
+import { agentNotFound, tenantNotFound } from './not-found.js';
+import { firstRow, inTransaction, isForeignKeyViolation, type Queryable } from './sql.js';
+
+/** Who is calling: an agent (its own key) or a tenant administrator (a tenant admin key). */
+export type Principal =
+  | { readonly kind: 'agent'; readonly agentId: string; readonly tenantId: string }
+  | { readonly kind: 'admin'; readonly tenantId: string };
+
+export interface IssuedKey {
+  /** The API key: show it to its owner now, it cannot be recovered later. */
+  readonly key: string;
+  readonly keyId: string;
+  readonly prefix: string;
+}
+
+export interface RotatedKey extends IssuedKey {
+  /** Hashes of the keys this rotation revoked: broadcast them so caches drop them. */
+  readonly revokedKeyHashes: string[];
+}
+
+/**
+ * The principal of an active key, or null. Revoked keys and keys of deleted agents match nothing.
+ * This is the authenticator's only query: one probe of the unique key_hash index.
+ */
+export async function findPrincipalByKeyHash(
+  sql: Queryable,
+  keyHash: string
+): Promise<Principal | null> {
+  const [row] = await sql<{ tenantId: string; agentId: string | null }[]>`
+    select coalesce(a.tenant_id, k.tenant_id) as tenant_id, k.agent_id
+    from api_keys k
+    left join agents a on a.id = k.agent_id
+    where k.key_hash = ${keyHash}
+      and k.revoked_at is null
+      and (k.agent_id is null or (a.id is not null and a.deleted_at is null))`;
+  if (!row) return null;
+  return row.agentId === null
+    ? { kind: 'admin', tenantId: row.tenantId }
+    : { kind: 'agent', agentId: row.agentId, tenantId: row.tenantId };
+}
+
+/** Store a new key for `agentId` (or a tenant admin key when agentId is null). */
+export async function insertApiKey(
+  sql: Queryable,
+  owner: { tenantId: string; agentId: string | null }
+): Promise<IssuedKey> {
+  const { key, hash, prefix } = newApiKey();
+  const rows = await sql<{ id: string }[]>`
+    insert into api_keys (id, tenant_id, agent_id, key_hash, prefix)
+    values (${newKeyId()}, ${owner.tenantId}, ${owner.agentId}, ${hash}, ${prefix})
+    returning id`;
+  return { key, keyId: firstRow(rows, 'insert into api_keys').id, prefix };
+}
+
+/** A new tenant admin key. Throws NOT_FOUND when the tenant does not exist. */
+export async function issueAdminKey(sql: Queryable, tenantId: string): Promise<IssuedKey> {
+  try {
+    // A savepoint inside a caller's transaction, so a missing tenant leaves it usable.
+    return await inTransaction(sql, (tx) => insertApiKey(tx, { tenantId, agentId: null }));
+  } catch (err) {
+    if (isForeignKeyViolation(err, 'api_keys_tenant_id_fkey')) {
+      throw tenantNotFound(tenantId);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Revoke every active key of the agent and issue a new one, atomically. Throws AGENT_NOT_FOUND
+ * when the agent does not exist or is deleted.
+ */
+export async function rotateAgentKey(sql: Queryable, agentId: string): Promise<RotatedKey> {
+  return inTransaction(sql, async (tx) => {
+    // The row lock serializes two rotations of one agent: exactly one new key survives.
+    const [agent] = await tx<{ tenantId: string }[]>`
+      select tenant_id from agents where id = ${agentId} and deleted_at is null for update`;
+    if (!agent) throw agentNotFound(agentId);
+    const revokedKeyHashes = await revokeAgentKeys(tx, agentId);
+    const issued = await insertApiKey(tx, { tenantId: agent.tenantId, agentId });
+    return { ...issued, revokedKeyHashes };
+  });
+}
+
+/** Revoke one key by its id. Resolves with its hash (to broadcast), or null if it was not active. */
+export async function revokeKey(
+  sql: Queryable,
+  keyId: string
+): Promise<{ keyHash: string; agentId: string | null } | null> {
+  const [row] = await sql<{ keyHash: string; agentId: string | null }[]>`
+    update api_keys set revoked_at = now()
+    where id = ${keyId} and revoked_at is null
+    returning key_hash, agent_id`;
+  return row ?? null;
+}
+
+/** Revoke every active key of an agent; resolves with their hashes. */
+export async function revokeAgentKeys(sql: Queryable, agentId: string): Promise<string[]> {
+  const rows = await sql<{ keyHash: string }[]>`
+    update api_keys set revoked_at = now()
+    where agent_id = ${agentId} and revoked_at is null
+    returning key_hash`;
+  return rows.map((r) => r.keyHash);
+}

@@ -1,0 +1,54 @@
+// The identity repos' public surface: tenants, agents, API keys, official agents, and the
+// Principal an API key stands for. Every function takes a postgres.js Sql (or transaction) first.
+export {
+  API_KEY_PATTERN,
+  API_KEY_PREFIX,
+  API_KEY_PREFIX_LENGTH,
+  hashApiKey,
+  newAgentId,
+  newApiKey,
+  newKeyId,
+  newTenantId,
+  newWebhookSecret,
+  type NewApiKey,
+} from './keys.js';
+export { inTransaction, type Queryable } from './sql.js';
+export { createTenant, getTenant, listTenants, slugify, type Tenant } from './tenants.repo.js';
+export {
+  AgentLimits,
+  createAgent,
+  getAgent,
+  listAgents,
+  resolveAgent,
+  softDeleteAgent,
+  Transports,
+  updateAgentCard,
+  updateAgentSettings,
+  validateAlias,
+  validateTags,
+  Visibilities,
+  type AgentRecord,
+  type AgentSettingsPatch,
+  type CreateAgentInput,
+  type CreatedAgent,
+  type Transport,
+  type Visibility,
+} from './agents.repo.js';
+export {
+  findPrincipalByKeyHash,
+  issueAdminKey,
+  revokeAgentKeys,
+  revokeKey,
+  rotateAgentKey,
+  type IssuedKey,
+  type Principal,
+  type RotatedKey,
+} from './api-keys.repo.js';
+export {
+  OFFICIAL_ALIASES,
+  OFFICIAL_SEED_LOCK_KEY,
+  upsertOfficialAgents,
+  type OfficialAgentDef,
+  type OfficialAlias,
+} from './official.repo.js';
+export { OFFICIAL_TENANT } from './official-tenant.js';

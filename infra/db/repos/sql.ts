@@ -1,0 +1,55 @@
+// What every repo function takes first, and the few query helpers the repos share.
+import postgres from 'postgres';
+import { InternalError } from '../../../runtime/errors/index.js';
+
+/** Anything that runs queries: the pool (Db), a reserved connection, or an open transaction. */
+export type Queryable = postgres.ISql;
+
+type Transaction = postgres.TransactionSql;
+
+/**
+ * Run `fn` atomically: in a new transaction on a pool or reserved connection, or in a savepoint
+ * when `sql` is already a transaction (so repo functions compose inside a caller's transaction).
+ */
+export async function inTransaction<T>(
+  sql: Queryable,
+  fn: (tx: Transaction) => Promise<T>
+): Promise<T> {
+  const s = sql as Partial<Pick<postgres.Sql, 'begin'>> & Partial<Pick<Transaction, 'savepoint'>>;
+  if (typeof s.begin === 'function') return (await s.begin(fn)) as T;
+  if (typeof s.savepoint === 'function') return (await s.savepoint(fn)) as T;
+  throw new InternalError(new TypeError('not a postgres.js pool, connection or transaction'));
+}
+
+/** The first row of a statement that always returns one (insert … returning). */
+export function firstRow<T>(rows: readonly T[], what: string): T {
+  const row = rows[0];
+  if (row === undefined) throw new InternalError(new Error(`${what} returned no row`));
+  return row;
+}
+
+/** True if `err` is a foreign-key violation on `constraint`. */
+export function isForeignKeyViolation(err: unknown, constraint: string): boolean {
+  return (
+    err instanceof postgres.PostgresError &&
+    err.code === '23503' &&
+    err.constraint_name === constraint
+  );
+}
+
+/** True if `err` is a unique violation, on `constraint` when one is named. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  return (
+    err instanceof postgres.PostgresError &&
+    err.code === '23505' &&
+    (constraint === undefined || err.constraint_name === constraint)
+  );
+}
+
+/**
+ * JSON for a jsonb column, sent as text and cast by the server. A plain string parameter typed
+ * jsonb would be JSON-encoded a second time by postgres.js; `::text::jsonb` avoids the guesswork.
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value);
+}

@@ -1,0 +1,93 @@
+// The tasks index (0003_tasks.sql): projector upserts and the queries behind ListTasks and
+// "reply by contextId". Rows only move forward: an older snapshot never overwrites a newer one.
+import type { Task, TaskStateName } from '../../../runtime/protocol/index.js';
+import type { Queryable } from './sql.js';
+
+export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promise<void> {
+  if (tasks.length === 0) return;
+  const rows = tasks.map((t) => ({
+    id: t.id,
+    context_id: t.contextId,
+    sender_id: t.senderId,
+    recipient_id: t.recipientId,
+    sender_tenant_id: t.senderTenantId,
+    recipient_tenant_id: t.recipientTenantId,
+    state: t.status.state,
+    rev: t.rev,
+    created_at: new Date(t.createdAt),
+    updated_at: new Date(t.status.timestamp),
+    task: t,
+  }));
+  await sql.unsafe(
+    `insert into tasks (id, context_id, sender_id, recipient_id, sender_tenant_id,
+       recipient_tenant_id, state, rev, created_at, updated_at, task)
+     select id, context_id, sender_id, recipient_id, sender_tenant_id, recipient_tenant_id, state,
+       rev, created_at, updated_at, task
+     from jsonb_to_recordset($1::text::jsonb) as r(id text, context_id text, sender_id text,
+       recipient_id text, sender_tenant_id text, recipient_tenant_id text, state text, rev int,
+       created_at timestamptz, updated_at timestamptz, task jsonb)
+     on conflict (id) do update set state = excluded.state, rev = excluded.rev,
+       updated_at = excluded.updated_at, task = excluded.task
+     where tasks.rev < excluded.rev`,
+    [JSON.stringify(rows)]
+  );
+}
+
+export interface TaskListQuery {
+  agentId: string;
+  contextId?: string;
+  state?: TaskStateName;
+  pageSize: number;
+  /** Keyset cursor: created_at (epoch ms) and id of the last row of the previous page. */
+  after?: { createdAt: number; id: string };
+}
+
+export async function listTasksFor(
+  sql: Queryable,
+  q: TaskListQuery
+): Promise<{ tasks: Task[]; total: number }> {
+  const params: unknown[] = [q.agentId];
+  let where = '(sender_id = $1 or recipient_id = $1)';
+  if (q.contextId !== undefined) {
+    params.push(q.contextId);
+    where += ` and context_id = $${params.length}`;
+  }
+  if (q.state !== undefined) {
+    params.push(q.state);
+    where += ` and state = $${params.length}`;
+  }
+  const countParams = [...params];
+  let page = where;
+  if (q.after) {
+    params.push(new Date(q.after.createdAt), q.after.id);
+    page += ` and (created_at, id) < ($${params.length - 1}, $${params.length})`;
+  }
+  params.push(q.pageSize);
+  const [rows, [count]] = await Promise.all([
+    sql.unsafe<Array<{ task: Task }>>(
+      `select task from tasks where ${page} order by created_at desc, id desc limit $${params.length}`,
+      params as never[]
+    ),
+    sql.unsafe<Array<{ n: string }>>(
+      `select count(*) as n from tasks where ${where}`,
+      countParams as never[]
+    ),
+  ]);
+  return { tasks: rows.map((r) => r.task), total: Number(count?.n ?? 0) };
+}
+
+/** The other party of the caller's latest task in a conversation, if the caller is in it. */
+export async function contextPeer(
+  sql: Queryable,
+  contextId: string,
+  agentId: string
+): Promise<string | undefined> {
+  const [row] = await sql.unsafe<Array<{ senderId: string; recipientId: string }>>(
+    `select sender_id, recipient_id from tasks
+     where context_id = $1 and (sender_id = $2 or recipient_id = $2)
+     order by created_at desc limit 1`,
+    [contextId, agentId]
+  );
+  if (!row) return undefined;
+  return row.senderId === agentId ? row.recipientId : row.senderId;
+}
