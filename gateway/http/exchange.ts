@@ -30,7 +30,8 @@ export class Exchange {
   send(reply: Reply): boolean {
     if (this.aborted || this.ended) return false;
     this.ended = true;
-    writeReply(this.res, reply);
+    if (reply.stream === undefined) writeReply(this.res, reply);
+    else reply.stream(this.res, this);
     return true;
   }
 }

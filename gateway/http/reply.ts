@@ -1,7 +1,9 @@
 // What a route handler returns: status, headers and a finished body. Helpers build JSON, text and
 // REST error replies (decisions.md §6); the route table writes them to the socket.
+import type { HttpResponse } from 'uWebSockets.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { toRestError, type RestErrorBody } from '../../runtime/errors/index.js';
+import type { Exchange } from './exchange.js';
 import { normalizeError } from './normalize-error.js';
 
 export interface Reply {
@@ -9,6 +11,12 @@ export interface Reply {
   /** Lower-case names; `content-type` included. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array;
+  /**
+   * A streamed response (SSE): called with the live uWS response instead of writing status,
+   * headers and body. It owns the response from then on: it must end it, and it learns of a client
+   * that goes away through `exchange.onAbort`. `status` is still what the metrics record.
+   */
+  readonly stream?: (res: HttpResponse, exchange: Exchange) => void;
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({

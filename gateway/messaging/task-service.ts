@@ -385,7 +385,16 @@ export class TaskService {
   /** Live task changes (the full task after each durable change); returns the unsubscribe. */
   subscribe(taskId: string, onTask: (task: Task) => void): () => void {
     const sub: Subscription = this.o.bus.nc.subscribe(subjects.taskEvents(taskId), {
-      callback: (_err, msg) => onTask(decodeJson<Task>(msg.data)),
+      callback: (_err, msg) => {
+        let task: Task;
+        try {
+          task = decodeJson<Task>(msg.data);
+        } catch (err) {
+          this.o.log.warn({ err, taskId }, 'unreadable task event ignored');
+          return;
+        }
+        onTask(task);
+      },
     });
     return () => sub.unsubscribe();
   }

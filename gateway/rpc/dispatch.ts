@@ -1,5 +1,6 @@
 // One JSON-RPC call from body bytes to a Reply: content type, envelope, method lookup, handler,
-// error mapping and the rpc metrics. No uWS here, so it can be tested and reused by any route.
+// error mapping and the rpc metrics. No uWS here, so it can be tested and reused by any route; a
+// handler's StreamingResult becomes a Reply that streams (SSE) instead of a JSON body.
 import { InvalidRequestError, MethodNotFoundError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
@@ -8,6 +9,7 @@ import { jsonReply, type Reply } from '../http/reply.js';
 import { isJsonContentType } from './content-type.js';
 import { parseEnvelope, type RpcId } from './envelope.js';
 import { rpcHttpStatus, toRpcError } from './rpc-error.js';
+import { StreamingResult } from './streaming.js';
 
 export interface RpcDispatchEnv {
   /** Method name → handler; other names answer -32601. */
@@ -47,6 +49,10 @@ export async function dispatchRpc(
   }
   try {
     const result = await handler(params, ctx);
+    if (result instanceof StreamingResult) {
+      observe(env.metrics, method, '0', started);
+      return result.reply(id);
+    }
     // Serialized inside the try: a result JSON cannot hold (BigInt, a cycle) is an internal error.
     const reply = jsonReply(200, { jsonrpc: '2.0', result: result ?? null, id });
     observe(env.metrics, method, '0', started);

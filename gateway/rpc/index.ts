@@ -1,4 +1,5 @@
-// JSON-RPC 2.0 over HTTP: envelope parsing, error mapping, dispatch and the route factory.
+// JSON-RPC 2.0 over HTTP: envelope parsing, error mapping, dispatch, streaming results and the
+// route factory.
 export {
   parseEnvelope,
   validateEnvelope,
@@ -17,3 +18,4 @@ export {
   type RpcDispatchEnv,
 } from './dispatch.js';
 export { rpcRoute, type RpcRouteOptions } from './rpc-route.js';
+export { StreamingResult, type StreamStart } from './streaming.js';

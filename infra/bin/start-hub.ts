@@ -14,7 +14,6 @@ import {
   type PartitionLog,
 } from '../../runtime/cluster/index.js';
 import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
-import { cardV1 } from '../../runtime/protocol/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { MachineRegistry } from '../../runtime/inspect/index.js';
 import { allMachines } from '../../actors/index.js';
@@ -31,6 +30,9 @@ import {
   createTaskLister,
 } from '../../gateway/messaging/index.js';
 import { wsRoutes } from '../../gateway/ws/index.js';
+import { hubStreamHandlers } from '../../gateway/sse/index.js';
+import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
+import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import {
   contextPeer,
@@ -135,13 +137,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       description: a.card.description,
       category: a.category,
       tags: a.tags,
-      card: cardV1(
-        { ...a.card, url: `${config.publicUrl}/agents/${a.id}` },
-        {
-          publicUrl: config.publicUrl,
-          agentId: a.id,
-        }
-      ),
+      card: { ...a.card, url: `${config.publicUrl}/agents/${a.id}` },
     }))
   );
 
@@ -214,7 +210,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
 
   const lister = createTaskLister(sql);
   const methods = hubMethods(tasks, lister);
-  const rpc = httpHandlers(methods, auth);
+  const rpc = new Map([
+    ...httpHandlers(methods, auth),
+    ...hubStreamHandlers({ tasks, auth, log: log.child({ component: 'sse' }) }),
+  ]);
   const gateway: Gateway = createGateway(
     {
       config,
@@ -247,6 +246,8 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           sql,
           log: log.child({ component: 'ws' }),
         }),
+        standardRoutes({ tasks, lister, directory, auth }),
+        cardRoutes({ directory, auth }),
         (table) => {
           const body = JSON.stringify(jwks);
           table.add({

@@ -304,7 +304,9 @@ export class ActorHost implements PartitionHandler {
       if (!p) return { ok: true, result: null };
       id = p.id;
       let changed = created;
-      if (req.event) {
+      // A finished actor still waiting for its final write ignores events; don't wake xstate's
+      // "sent to a stopped actor" warning for a reply that raced the end.
+      if (req.event && (p.actor.getSnapshot() as { status: string }).status === 'active') {
         const before: unknown = p.actor.getSnapshot();
         p.actor.send(req.event);
         changed = p.actor.getSnapshot() !== before || changed;

@@ -25,6 +25,8 @@ export interface HubProcess {
 
 export interface HubProcessOptions {
   env: Record<string, string>;
+  /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] (not allowed in NODE_OPTIONS). */
+  nodeArgs?: readonly string[];
   /** Wait until GET /health answers (any status). Default true. */
   waitReady?: boolean;
   readyTimeoutMs?: number;
@@ -40,7 +42,7 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
   const fd = openSync(logFile, 'a');
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')],
+    [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')],
     {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), NODE_ID: nodeId, LOG_LEVEL: 'info', ...opts.env },

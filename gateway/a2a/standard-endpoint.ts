@@ -1,0 +1,139 @@
+// POST /agents/:agentId/a2a (and with a trailing slash): standard A2A JSON-RPC for client libraries
+// (interface-spec Endpoints; decisions.md §1, §6). The A2A-Version header picks v1.0 or v0.3 shapes;
+// errors are encoded per dialect and travel with HTTP 200 except 401, 413 and 429.
+import { HubError, InvalidRequestError, MethodNotFoundError } from '../../runtime/errors/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import type { HubMetrics } from '../../runtime/metrics/index.js';
+import {
+  encodeRpcError,
+  isHubOnlyMethod,
+  negotiateVersion,
+  normalizeMethod,
+  type StandardDialect,
+} from '../../runtime/protocol/index.js';
+import type { AgentRecord, Principal } from '../../infra/db/index.js';
+import type { Authenticator } from '../auth/index.js';
+import {
+  decodeParam,
+  jsonReply,
+  normalizeError,
+  type Reply,
+  type RouteRequest,
+} from '../http/index.js';
+import type { AgentDirectory } from '../messaging/directory.js';
+import {
+  RPC_METHOD_INVALID,
+  RPC_METHOD_UNKNOWN,
+  StreamingResult,
+  isJsonContentType,
+  parseEnvelope,
+  rpcHttpStatus,
+  type RpcId,
+} from '../rpc/index.js';
+import type { RouteRegistrar } from '../routes/index.js';
+import { callStandard, type StandardMethodDeps } from './standard-methods.js';
+
+export interface StandardEndpointDeps {
+  readonly tasks: StandardMethodDeps['tasks'];
+  readonly lister: StandardMethodDeps['lister'];
+  readonly directory: Pick<AgentDirectory, 'resolve'>;
+  readonly auth: Authenticator;
+}
+
+/** The patterns of the per-agent endpoint; uWS treats the trailing slash as another route. */
+export const STANDARD_PATTERNS = ['/agents/:agentId/a2a', '/agents/:agentId/a2a/'] as const;
+
+/** Registers the per-agent endpoint on both patterns. */
+export function standardRoutes(d: StandardEndpointDeps): RouteRegistrar {
+  return (table, gw) => {
+    const log = gw.log.child({ component: 'a2a-standard' });
+    const handler = standardHandler(d, log, gw.metrics);
+    for (const pattern of STANDARD_PATTERNS) {
+      table.add({ method: 'POST', pattern, body: true, handler });
+    }
+  };
+}
+
+function standardHandler(
+  d: StandardEndpointDeps,
+  log: Logger,
+  metrics: HubMetrics
+): (req: RouteRequest) => Promise<Reply> {
+  const methodDeps: StandardMethodDeps = { tasks: d.tasks, lister: d.lister, log };
+  return async (req) => {
+    const started = performance.now();
+    let id: RpcId = null;
+    // Errors before a version is agreed (or about the version itself) are written as v1.0.
+    let dialect: StandardDialect = 'v1';
+    let label: string = RPC_METHOD_INVALID;
+    try {
+      const body = await req.body;
+      const parsed = parseEnvelope(body);
+      id = parsed.ok ? parsed.request.id : parsed.id;
+      const contentType = req.headers['content-type'];
+      if (!isJsonContentType(contentType)) {
+        throw new InvalidRequestError(
+          `Invalid Request: Content-Type must be application/json, got ${contentType ? `"${contentType}"` : 'none'}`
+        );
+      }
+      if (!parsed.ok) throw parsed.error;
+      dialect = negotiateVersion(req.headers['a2a-version']);
+      const method = normalizeMethod(parsed.request.method);
+      if (method === undefined || isHubOnlyMethod(method)) {
+        label = RPC_METHOD_UNKNOWN;
+        throw new MethodNotFoundError(parsed.request.method);
+      }
+      label = method;
+      const principal = await d.auth.authenticate(req.headers.authorization);
+      const agent = await pathAgent(d, req.params.agentId, principal);
+      const result = await callStandard(
+        method,
+        parsed.request.params,
+        {
+          principal,
+          agent,
+          dialect,
+          requestId: req.requestId,
+          lastEventId: req.headers['last-event-id'],
+        },
+        methodDeps
+      );
+      const reply =
+        result instanceof StreamingResult
+          ? result.reply(id)
+          : jsonReply(200, { jsonrpc: '2.0', result: result ?? null, id });
+      observe(metrics, label, '0', started);
+      return reply;
+    } catch (err) {
+      const hub = normalizeError(err);
+      if (hub.code === 'INTERNAL') {
+        log.error({ err, requestId: req.requestId }, 'internal error in JSON-RPC call');
+      }
+      const error = encodeRpcError(hub, dialect, req.requestId);
+      const { status, headers } = rpcHttpStatus(error);
+      observe(metrics, label, String(error.code), started);
+      return jsonReply(status, { jsonrpc: '2.0', error, id }, headers);
+    }
+  };
+}
+
+/** The path's agent: a canonical id, or an alias of the caller's tenant or of the hub. */
+async function pathAgent(
+  d: StandardEndpointDeps,
+  raw: string | undefined,
+  principal: Principal
+): Promise<AgentRecord> {
+  const idOrAlias = decodeParam(raw ?? '');
+  const agent = await d.directory.resolve(idOrAlias, principal.tenantId);
+  if (!agent) {
+    throw new HubError('AGENT_NOT_FOUND', `no agent ${idOrAlias}`, {
+      data: { agentId: idOrAlias },
+    });
+  }
+  return agent;
+}
+
+function observe(metrics: HubMetrics, method: string, code: string, started: number): void {
+  metrics.rpcRequests.inc({ method, code });
+  metrics.rpcDuration.observe({ method }, (performance.now() - started) / 1000);
+}
