@@ -1,8 +1,28 @@
 // The hub's own XState machines and their event types: the only import surface of actors/.
 import { taskMachine } from './task/task.machine.js';
+import { queueMachine } from './queue/queue.machine.js';
 
-export { taskMachine };
+export { taskMachine, queueMachine };
 export type { TaskEvent, TaskInput, RespondState } from './task/task.events.js';
+export type { QueueContext } from './queue/queue.machine.js';
+export {
+  QueueEvent,
+  QueueTransport,
+  type DeliverHeadInput,
+  type DeliverHeadOutput,
+  type DeliverOutcome,
+  type QueueInput,
+} from './queue/queue.events.js';
+export {
+  QueueIndex,
+  QUEUE_DEFAULTS,
+  isExpired,
+  type Admission,
+  type AdmitLimits,
+  type AdmitRequest,
+  type QueueEntry,
+  type QueueIndexOptions,
+} from './queue/queue-index.js';
 
 /** Every machine the hub runs, for the host, /debug and machines:export. */
-export const allMachines = [taskMachine] as const;
+export const allMachines = [taskMachine, queueMachine] as const;

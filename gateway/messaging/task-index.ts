@@ -1,91 +1,57 @@
-// The PostgreSQL tasks index: a projector per owned partition (a durable consumer over the
-// partition's task snapshots, so a crash replays what was not yet committed) and the ListTasks
-// reader. The index trails the log by a few milliseconds; GetTask always reads the log.
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { consumers, streams, subjects, type Bus } from '../../runtime/bus/index.js';
-import type { HandoverReason, PartitionHandler } from '../../runtime/cluster/index.js';
-import { InvalidParamsError } from '../../runtime/errors/index.js';
+// The PostgreSQL tasks index behind ListTasks and contextId replies. The owner of a task's
+// partition writes it from the durable-change hook in small batches (no second read of the log);
+// when a partition activates, every task snapshot the restore reads is written again, which
+// repairs whatever a crashed owner had not yet flushed. Rows only move to a newer rev.
 import type { Logger } from '../../runtime/log/index.js';
+import { InvalidParamsError } from '../../runtime/errors/index.js';
 import type { ListTasksParams, Task, TaskPage } from '../../runtime/protocol/index.js';
 import { listTasksFor, upsertTasks, type Principal, type Queryable } from '../../infra/db/index.js';
 
-const FLUSH_MS = 10;
+const FLUSH_MS = 20;
 const BATCH = 500;
+const RETRY_MS = 1000;
 
-export class TaskProjector implements PartitionHandler {
-  private readonly running = new Map<number, { iter: ConsumerMessages; done: Promise<void> }>();
+export class TaskIndexWriter {
+  private pending = new Map<string, Task>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly bus: Bus,
     private readonly sql: Queryable,
     private readonly log: Logger
   ) {}
 
-  async activate(partition: number, label: string): Promise<void> {
-    const stream = streams.partition(label);
-    const name = consumers.taskProjector(label);
-    await this.bus.jsm.consumers.add(stream, {
-      durable_name: name,
-      filter_subject: subjects.actorSnapshotsOfKind(label, 'task'),
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      max_ack_pending: 5000,
-      ack_wait: 30_000_000_000,
-      num_replicas: this.bus.replicas,
-    });
-    const consumer = await this.bus.js.consumers.get(stream, name);
-    const iter = await consumer.consume({ max_messages: BATCH });
-    this.running.set(partition, { iter, done: this.run(label, iter) });
+  /** Queue a task's latest state for the index (a newer rev replaces an older one). */
+  add(task: Task): void {
+    const prev = this.pending.get(task.id);
+    if (prev && prev.rev >= task.rev) return;
+    this.pending.set(task.id, task);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
-  async deactivate(partition: number, _label: string, _reason: HandoverReason): Promise<void> {
-    const r = this.running.get(partition);
-    if (!r) return;
-    this.running.delete(partition);
-    await r.iter.close().catch(() => undefined);
-    await r.done;
+  /** Write what is pending; resolves when it is written (or has failed and been re-queued). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return this.flushing;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.flushing = this.flushing.then(() => this.write(batch));
+    return this.flushing;
   }
 
-  private async run(label: string, iter: ConsumerMessages): Promise<void> {
-    let batch: JsMsg[] = [];
-    let timer: NodeJS.Timeout | undefined;
-    let flushing = Promise.resolve();
-    const flush = () => {
-      timer = undefined;
-      const msgs = batch;
-      batch = [];
-      flushing = flushing.then(() => this.apply(label, msgs));
-    };
-    for await (const m of iter) {
-      batch.push(m);
-      if (batch.length >= BATCH) {
-        clearTimeout(timer);
-        flush();
-      } else timer ??= setTimeout(flush, FLUSH_MS);
-    }
-    clearTimeout(timer);
-    if (batch.length) flush();
-    await flushing;
-  }
-
-  private async apply(label: string, msgs: JsMsg[]): Promise<void> {
-    const latest = new Map<string, Task>();
-    for (const m of msgs) {
+  private async write(tasks: Task[]): Promise<void> {
+    for (let i = 0; i < tasks.length; i += BATCH) {
+      const chunk = tasks.slice(i, i + BATCH);
       try {
-        const t = m.json<{ snapshot: { context: Task } }>().snapshot.context;
-        const prev = latest.get(t.id);
-        if (!prev || prev.rev < t.rev) latest.set(t.id, t);
+        await upsertTasks(this.sql, chunk);
       } catch (err) {
-        this.log.warn({ err, subject: m.subject }, 'unreadable task snapshot skipped by the index');
+        // PostgreSQL is down or slow: keep the rows (newer revs win) and try again shortly.
+        this.log.warn({ err, n: chunk.length }, 'task index write failed; will retry');
+        for (const t of chunk) this.add(t);
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.flush(), RETRY_MS);
       }
-    }
-    try {
-      await upsertTasks(this.sql, [...latest.values()]);
-      for (const m of msgs) m.ack();
-    } catch (err) {
-      // Not acked: redelivered after ack_wait, so the index catches up once PostgreSQL is back.
-      this.log.warn({ err, partition: label, n: msgs.length }, 'task index write failed');
-      for (const m of msgs) m.nak(1000);
     }
   }
 }
@@ -97,8 +63,9 @@ export interface TaskLister {
 export function createTaskLister(sql: Queryable): TaskLister {
   return {
     async list(principal, p) {
-      if (principal.kind !== 'agent')
+      if (principal.kind !== 'agent') {
         return { tasks: [], page: { nextPageToken: '', pageSize: 0, totalSize: 0 } };
+      }
       const pageSize = p.pageSize ?? 50;
       const after = p.pageToken ? decodeToken(p.pageToken) : undefined;
       const { tasks, total } = await listTasksFor(sql, {

@@ -59,6 +59,8 @@ export class TaskService {
   private readonly now: () => number;
   /** Owner side: last state announced per live task, to send task_update only on changes. */
   private readonly announced = new Map<string, string>();
+  /** Blocking waiters on this node for tasks this node owns, by task id. */
+  private readonly localListeners = new Map<string, Set<(t: Task) => void>>();
 
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
@@ -189,7 +191,7 @@ export class TaskService {
     message: Message,
     recipient: AgentRecord
   ): Promise<Task> {
-    const waiter = this.waitSettled(task.id, this.o.blockingTimeoutMs ?? 60_000);
+    const waiter = this.waitSettled(addr, this.o.blockingTimeoutMs ?? 60_000);
     try {
       const after = await this.deliver(addr, task, message, recipient);
       if (SETTLED.has(after.status.state)) return after;
@@ -283,8 +285,20 @@ export class TaskService {
     return this.event(addr, { type: 'task.fail', at: this.now(), error: error || NO_ENDPOINT });
   }
 
+  /**
+   * Apply a delivery-side event. A fast agent can finish the task before the hub's own event
+   * (task.start after the frame was written) arrives; the finished actor has then left memory and
+   * the event is moot: answer with the stored task instead of failing the caller.
+   */
   private async event(addr: ActorAddress, e: TaskEvent): Promise<Task> {
-    return (await this.o.host.send(addr, e)).view.context as Task;
+    try {
+      return (await this.o.host.send(addr, e)).view.context as Task;
+    } catch (err) {
+      if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
+      const stored = await this.o.host.read(addr);
+      if (!stored) throw err;
+      return stored.context as Task;
+    }
   }
 
   // ---- reads, cancel, respond -------------------------------------------------------------------
@@ -399,27 +413,62 @@ export class TaskService {
     return () => sub.unsubscribe();
   }
 
-  /** Resolves with the task once it settles (or undefined at the timeout). */
-  private waitSettled(taskId: string, timeoutMs: number) {
+  /**
+   * Resolves with the task once it settles (or undefined at the timeout). On the task's owner the
+   * durable hook calls the waiter directly, with a slow re-read in case the partition moves away
+   * mid-wait; elsewhere the waiter listens on hub.task.<id>.ev.
+   */
+  private waitSettled(addr: ActorAddress, timeoutMs: number) {
     let cancel!: () => void;
     const result = new Promise<Task | undefined>((resolve) => {
+      let done = false;
       const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const unsubscribe = this.subscribe(taskId, (t) => {
+      const onTask = (t: Task) => {
         if (SETTLED.has(t.status.state)) finish(t);
-      });
-      function finish(t: Task | undefined) {
+      };
+      let unsubscribe: () => void;
+      let poll: NodeJS.Timeout | undefined;
+      if (this.o.host.owns(addr.partition)) {
+        unsubscribe = this.listenLocally(addr.id, onTask);
+        poll = setInterval(() => {
+          void this.o.host.read(addr).then(
+            (v) => v && !done && onTask(v.context as Task),
+            () => undefined
+          );
+        }, 2000);
+      } else {
+        unsubscribe = this.subscribe(addr.id, onTask);
+      }
+      const finish = (t: Task | undefined) => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
+        clearInterval(poll);
         unsubscribe();
         resolve(t);
-      }
+      };
       cancel = () => finish(undefined);
     });
     return { result, cancel };
   }
 
+  private listenLocally(taskId: string, fn: (t: Task) => void): () => void {
+    let set = this.localListeners.get(taskId);
+    if (!set) this.localListeners.set(taskId, (set = new Set()));
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0 && this.localListeners.get(taskId) === set) {
+        this.localListeners.delete(taskId);
+      }
+    };
+  }
+
   /** Owner side, after each durable change: publish the task; tell the parties about state changes. */
   private onDurable(_addr: ActorAddress, view: ActorView): void {
     const task = view.context as Task;
+    const local = this.localListeners.get(task.id);
+    if (local) for (const fn of local) fn(task);
     this.o.bus.nc.publish(subjects.taskEvents(task.id), encodeJson(task));
     const state = task.status.state;
     if (this.announced.get(task.id) === state) return;

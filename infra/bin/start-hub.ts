@@ -6,13 +6,8 @@ import type { Config } from '../../runtime/config/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { createMetrics, type HubMetrics } from '../../runtime/metrics/index.js';
 import { connectBus, decodeJson, provision, subjects, type Bus } from '../../runtime/bus/index.js';
-import {
-  Membership,
-  PartitionManager,
-  type HandoverReason,
-  type PartitionHandler,
-  type PartitionLog,
-} from '../../runtime/cluster/index.js';
+import { Membership, PartitionManager } from '../../runtime/cluster/index.js';
+import type { Task } from '../../runtime/protocol/index.js';
 import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { MachineRegistry } from '../../runtime/inspect/index.js';
@@ -25,7 +20,7 @@ import {
   ConnectionRegistry,
   FrameRouter,
   Presence,
-  TaskProjector,
+  TaskIndexWriter,
   TaskService,
   createTaskLister,
 } from '../../gateway/messaging/index.js';
@@ -33,6 +28,7 @@ import { wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
 import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
 import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
+import { agentSettingsRoutes } from '../../gateway/api/agents-routes.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import {
   contextPeer,
@@ -152,6 +148,15 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     presence.sweep().catch((err: unknown) => log.warn({ err }, 'presence sweep failed'));
   });
   const conns = new ConnectionRegistry();
+  // One live connection per agent, cluster-wide: when the agent connects elsewhere, the node that
+  // holds the older socket closes it, so frames never go to a connection the agent abandoned.
+  presence.onChange((agentId, entry) => {
+    const local = conns.get(agentId);
+    if (!local || !entry) return;
+    if (entry.nodeId === config.nodeId && entry.connId === local.connId) return;
+    conns.remove(local);
+    local.close(4409, 'replaced by a newer connection');
+  });
   const frames = new FrameRouter(
     bus,
     config.nodeId,
@@ -171,17 +176,9 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'tasks' }),
     contextPeer: (contextId, agentId) => contextPeer(sql, contextId, agentId),
   });
-  const projector = new TaskProjector(bus, sql, log.child({ component: 'task-index' }));
-  const handler: PartitionHandler = {
-    async activate(p: number, label: string, plog: PartitionLog) {
-      await host.activate(p, label, plog);
-      await projector.activate(p, label);
-    },
-    async deactivate(p: number, label: string, reason: HandoverReason) {
-      await projector.deactivate(p, label, reason);
-      await host.deactivate(p, label, reason);
-    },
-  };
+  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
+  host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
+  host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
 
   const pools = officialAgents.map((a) =>
     runAgentPool(a, { bus, log: log.child({ component: 'agents' }), jwks: () => jwks })
@@ -194,7 +191,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions: config.partitions,
     lockInactiveMs: config.lockInactiveMs,
     tickMs: config.heartbeatMs,
-    handler,
+    handler: host,
     log: log.child({ component: 'partitions' }),
     metrics,
   });
@@ -248,6 +245,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),
+        agentSettingsRoutes({ sql, auth, directory }),
         (table) => {
           const body = JSON.stringify(jwks);
           table.add({
@@ -280,6 +278,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       await membership.drain();
       await partitions.stop();
       host.stop();
+      await taskIndex.flush();
       frames.stop();
       presence.stop();
       directory.stop();

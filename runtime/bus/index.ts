@@ -10,9 +10,21 @@ export * from './subjects.js';
 export {
   partitionStream,
   locksStream,
+  eventsStream,
   nodesBucket,
   presenceBucket,
   allPartitionLabels,
   type Topology,
 } from './streams.js';
 export { encodeJson, decodeJson } from './codec.js';
+export {
+  publishEvent,
+  decodeHubEvent,
+  HUB_EVENT_NAMES,
+  EVENT_ID_HEADER,
+  type HubEvent,
+  type HubEventData,
+  type HubEventName,
+  type PublishEventInput,
+  type PublishedEvent,
+} from './events.js';

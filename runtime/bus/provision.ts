@@ -4,6 +4,7 @@ import type { Bus } from './connection.js';
 import {
   partitionStream,
   locksStream,
+  eventsStream,
   nodesBucket,
   presenceBucket,
   allPartitionLabels,
@@ -35,6 +36,7 @@ function isNotFound(err: unknown): boolean {
 
 export async function provision(bus: Bus, t: Topology): Promise<void> {
   await ensureStream(bus, locksStream(t));
+  await ensureStream(bus, eventsStream(t));
   // Sequential keeps the meta leader calm on a cluster; 32 streams take well under a second on R1.
   for (const label of allPartitionLabels(t.partitions))
     await ensureStream(bus, partitionStream(label, t));

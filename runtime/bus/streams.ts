@@ -41,6 +41,20 @@ export function locksStream(t: Topology): Partial<StreamConfig> & { name: string
   };
 }
 
+/** Account events awaiting webhook delivery; a retried publish (same Nats-Msg-Id) is stored once. */
+export function eventsStream(t: Topology): Partial<StreamConfig> & { name: string } {
+  return {
+    name: streams.events,
+    subjects: [subjects.hubEventsAll],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: t.replicas,
+    // A week covers a long webhook outage; older events are of no use to a receiver.
+    max_age: nanos(7 * 86_400_000),
+    duplicate_window: nanos(120_000),
+  };
+}
+
 export function nodesBucket(t: Topology) {
   return { name: buckets.nodes, history: 1, ttl: t.nodeTtlMs, replicas: t.replicas };
 }

@@ -19,6 +19,8 @@ export function partitionLabel(p: number, partitions: number): string {
 export const streams = {
   partition: (label: string) => `HUB_P${label}`,
   locks: 'HUB_LOCKS',
+  /** Account events (interface-spec "Events") for webhook delivery. */
+  events: 'HUB_EVENTS',
 } as const;
 
 export const buckets = {
@@ -36,8 +38,6 @@ export const subjects = {
   actorSnapshot: (label: string, kind: string, id: string) =>
     `hubd.${label}.s.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
   actorSnapshotsAll: (label: string) => `hubd.${label}.s.>`,
-  actorSnapshotsOfKind: (label: string, kind: string) =>
-    `hubd.${label}.s.${assertToken(kind, 'actor kind')}.>`,
 
   locksAll: 'hub.lock.>',
   partitionLock: (label: string) => `hub.lock.p${label}`,
@@ -58,11 +58,15 @@ export const subjects = {
   agentChangedAll: 'hub.directory.agent.*',
   /** Broadcast when an API key is revoked or rotated (its hash): nodes drop the cached principal. */
   keyRevoked: 'hub.directory.key.revoked',
+
+  /** A tenant's account event (`message.sent` → token `message_sent`), stored in HUB_EVENTS. */
+  hubEvent: (tenantId: string, event: string) =>
+    `hubev.${assertToken(tenantId, 'tenant id')}.${assertToken(event.replaceAll('.', '_'), 'event name')}`,
+  hubEventsOfTenant: (tenantId: string) => `hubev.${assertToken(tenantId, 'tenant id')}.*`,
+  hubEventsAll: 'hubev.>',
 } as const;
 
 export const consumers = {
-  /** Feeds one partition's task snapshots into the PostgreSQL tasks index. */
-  taskProjector: (label: string) => `proj-tasks-${label}`,
   /** The lock consumer's name includes the holder so a second node's create collides on the filter. */
   partitionLock: (label: string, nodeId: string) => `p${label}-${assertToken(nodeId, 'node id')}`,
 } as const;

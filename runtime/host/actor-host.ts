@@ -90,6 +90,7 @@ const key = (kind: string, id: string) => `${kind}:${id}`;
 export class ActorHost implements PartitionHandler {
   private readonly machines = new Map<string, AnyStateMachine>();
   private readonly hooks = new Map<string, DurableHook[]>();
+  private readonly restoredHooks = new Map<string, DurableHook[]>();
   private readonly parts = new Map<number, PartitionRuntime>();
   private lookupSub: Subscription | undefined;
   private readonly now: () => number;
@@ -107,6 +108,11 @@ export class ActorHost implements PartitionHandler {
 
   onDurable(kind: string, hook: DurableHook): void {
     this.hooks.set(kind, [...(this.hooks.get(kind) ?? []), hook]);
+  }
+
+  /** Called for every stored actor of this kind read while a partition activates (live or finished). */
+  onRestored(kind: string, hook: DurableHook): void {
+    this.restoredHooks.set(kind, [...(this.restoredHooks.get(kind) ?? []), hook]);
   }
 
   /** Listen for debug look-ups of actors held here. */
@@ -142,7 +148,7 @@ export class ActorHost implements PartitionHandler {
       },
     });
     const keys = new Map<string, { id: string; at: number }>();
-    await this.restore(label, store, actors, keys);
+    await this.restore(partition, label, store, actors, keys);
     const rt: PartitionRuntime = { partition, label, store, actors, keys, sub: undefined as never };
     rt.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'actor'), {
       callback: (_err, msg) => {
@@ -357,6 +363,7 @@ export class ActorHost implements PartitionHandler {
   }
 
   private async restore(
+    partition: number,
     label: string,
     store: ActorStore,
     actors: Map<string, Persisted>,
@@ -385,6 +392,13 @@ export class ActorHost implements PartitionHandler {
           recentKeys.push([stored.key, { id, at: stored.createdAt }]);
         }
         const snapshot = stored.snapshot as { status?: string };
+        const restored = this.restoredHooks.get(kind);
+        if (restored) {
+          const v = stored.snapshot as ActorView;
+          const addr = { kind, id, partition };
+          for (const h of restored)
+            h(addr, { value: v.value, status: v.status, context: v.context });
+        }
         if (snapshot.status === 'active') {
           const actor = createActor(machine, {
             snapshot: snapshot as never,

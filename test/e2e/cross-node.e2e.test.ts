@@ -82,6 +82,7 @@ describe('two hub nodes', () => {
         artifact: { parts: [{ kind: 'text', text: `reply ${i}` }] },
       });
       const r = await pending;
+      expect(r.error).toBeUndefined();
       expect(r.result).toMatchObject({
         id: m.taskId,
         status: { state: 'completed' },
@@ -94,6 +95,25 @@ describe('two hub nodes', () => {
     }
     await bob.close();
     await until(() => !a.presence.isOnline(ids.bob!) && !b.presence.isOnline(ids.bob!));
+  });
+
+  it('closes the older connection when the agent connects to another node', async () => {
+    const first = await connectWsAgent(b.url, keys.bob);
+    await until(() => a.presence.where(ids.bob!)?.nodeId === 'node-b');
+    const closed = new Promise<number>((r) => first.ws.once('close', (code) => r(code)));
+    const second = await connectWsAgent(a.url, keys.bob);
+    expect(await closed).toBe(4409);
+    // Sent through the node that held the old socket, the message reaches the new one.
+    await until(() => b.presence.where(ids.bob!)?.nodeId === 'node-a');
+    const pending = rpc(b.url, keys.alice, 'SendMessage', {
+      message: text('to the new socket'),
+      configuration: { agentId: ids.bob, blocking: true },
+    });
+    const m = await second.next('message');
+    second.send({ type: 'task_response', taskId: m.taskId, status: { state: 'completed' } });
+    expect((await pending).result).toMatchObject({ status: { state: 'completed' } });
+    await second.close();
+    await until(() => !a.presence.isOnline(ids.bob!));
   });
 
   it('follows the agent when it reconnects to the other node', async () => {
