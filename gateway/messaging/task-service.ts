@@ -2,7 +2,7 @@
 // send (new task, continuation, blocking wait), get, cancel, respond (the recipient's reply), and
 // the owner-side reaction to every durable change (task events on the bus, task_update frames).
 import type { Subscription } from '@nats-io/nats-core';
-import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
+import { decodeJson, partitionLabel, subjects, type Bus } from '../../runtime/bus/index.js';
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
 import type { Logger } from '../../runtime/log/index.js';
@@ -396,27 +396,37 @@ export class TaskService {
 
   // ---- task events ----------------------------------------------------------------------------
 
-  /** Live task changes (the full task after each durable change); returns the unsubscribe. */
+  /**
+   * Live task changes, on any node: the owner's snapshot writes to the partition log are also
+   * delivered to core NATS subscribers of the snapshot subject, so listening costs the owner no
+   * extra publish. (A write the stream then refuses, by a fenced stale owner, is seen too; the
+   * next owner's writes follow within moments.) Returns the unsubscribe.
+   */
   subscribe(taskId: string, onTask: (task: Task) => void): () => void {
-    const sub: Subscription = this.o.bus.nc.subscribe(subjects.taskEvents(taskId), {
-      callback: (_err, msg) => {
-        let task: Task;
-        try {
-          task = decodeJson<Task>(msg.data);
-        } catch (err) {
-          this.o.log.warn({ err, taskId }, 'unreadable task event ignored');
-          return;
-        }
-        onTask(task);
-      },
-    });
+    const addr = this.address(taskId);
+    const label = partitionLabel(addr.partition, this.o.partitions);
+    const sub: Subscription = this.o.bus.nc.subscribe(
+      subjects.actorSnapshot(label, 'task', taskId),
+      {
+        callback: (_err, msg) => {
+          let task: Task;
+          try {
+            task = decodeJson<{ snapshot: { context: Task } }>(msg.data).snapshot.context;
+          } catch (err) {
+            this.o.log.warn({ err, taskId }, 'unreadable task snapshot ignored');
+            return;
+          }
+          onTask(task);
+        },
+      }
+    );
     return () => sub.unsubscribe();
   }
 
   /**
    * Resolves with the task once it settles (or undefined at the timeout). On the task's owner the
    * durable hook calls the waiter directly, with a slow re-read in case the partition moves away
-   * mid-wait; elsewhere the waiter listens on hub.task.<id>.ev.
+   * mid-wait; elsewhere the waiter listens to the task's snapshot subject.
    */
   private waitSettled(addr: ActorAddress, timeoutMs: number) {
     let cancel!: () => void;
@@ -469,7 +479,6 @@ export class TaskService {
     const task = view.context as Task;
     const local = this.localListeners.get(task.id);
     if (local) for (const fn of local) fn(task);
-    this.o.bus.nc.publish(subjects.taskEvents(task.id), encodeJson(task));
     const state = task.status.state;
     if (this.announced.get(task.id) === state) return;
     if (TerminalStates.has(state)) this.announced.delete(task.id);

@@ -8,8 +8,8 @@ import {
   jetstreamManager,
   type JetStreamClient,
   type JetStreamManager,
-  type PubAck,
 } from '@nats-io/jetstream';
+import { JetStreamPublisher, type PubAck } from './publisher.js';
 import { Kvm } from '@nats-io/kv';
 import type { Logger } from '../log/index.js';
 
@@ -77,6 +77,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
   const kvm = new Kvm(js);
   const serverVersion = nc.info?.version ?? '0.0.0';
   const reconnectListeners: Array<() => void> = [];
+  const publisher = new JetStreamPublisher(nc);
 
   void (async () => {
     for await (const s of nc.status()) {
@@ -101,24 +102,20 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
         `expected-last-subject-sequence is not exact on replicated streams of nats-server ${serverVersion}`
       );
     }
+    // Every option becomes a header on one plain publish; the publisher correlates the PubAck.
     let hdrs: MsgHdrs | undefined;
-    if (p.rollup || p.headers) {
-      hdrs = natsHeaders();
-      if (p.rollup) hdrs.set('Nats-Rollup', 'sub');
-      if (p.headers) for (const [k, v] of Object.entries(p.headers)) hdrs.set(k, v);
+    const set = (k: string, v: string) => (hdrs ??= natsHeaders()).set(k, v);
+    if (p.msgID !== undefined) set('Nats-Msg-Id', p.msgID);
+    if (p.expectStream !== undefined) set('Nats-Expected-Stream', p.expectStream);
+    if (p.expectLastSequence !== undefined) {
+      set('Nats-Expected-Last-Sequence', String(p.expectLastSequence));
     }
-    const expect: { lastSequence?: number; streamName?: string; lastSubjectSequence?: number } = {};
-    if (p.expectLastSequence !== undefined) expect.lastSequence = p.expectLastSequence;
-    if (p.expectStream !== undefined) expect.streamName = p.expectStream;
     if (p.expectLastSubjectSequence !== undefined) {
-      expect.lastSubjectSequence = p.expectLastSubjectSequence;
+      set('Nats-Expected-Last-Subject-Sequence', String(p.expectLastSubjectSequence));
     }
-    return js.publish(subject, data, {
-      ...(p.msgID !== undefined ? { msgID: p.msgID } : {}),
-      ...(hdrs ? { headers: hdrs } : {}),
-      expect,
-      timeout: p.timeoutMs ?? 5_000,
-    });
+    if (p.rollup) set('Nats-Rollup', 'sub');
+    if (p.headers) for (const [k, v] of Object.entries(p.headers)) set(k, v);
+    return publisher.publish(subject, data, hdrs, p.timeoutMs ?? 5_000);
   };
 
   return {
@@ -147,6 +144,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
       reconnectListeners.push(fn);
     },
     async close() {
+      publisher.close();
       if (nc.isClosed()) return;
       await nc.drain().catch(() => nc.close());
     },

@@ -28,3 +28,4 @@ export {
   type PublishEventInput,
   type PublishedEvent,
 } from './events.js';
+export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';

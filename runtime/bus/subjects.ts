@@ -49,8 +49,6 @@ export const subjects = {
   actorLookup: 'hub.debug.actor',
   /** Frames for a WebSocket held by one node (only that node subscribes). */
   connDeliver: (nodeId: string) => `hub.conn.${assertToken(nodeId, 'node id')}.deliver`,
-  /** A task's state changes, published by the task's owner after they are durable. */
-  taskEvents: (taskId: string) => `hub.task.${assertToken(taskId, 'task id')}.ev`,
   /** Work for an official agent's pool (queue group = the agent id). */
   agentInvoke: (agentId: string) => `hub.agent.${assertToken(agentId, 'agent id')}.invoke`,
   /** Broadcast when an agent's record changes (settings, card, keys): nodes drop cached copies. */
