@@ -200,7 +200,9 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   const v1 = speaksA2aV1(d.recipient.card);
   const params = v1
     ? {
-        message: encodeMessageV1({ ...d.message, contextId: d.task.contextId, taskId: d.task.id }),
+        // A standard server owns its task ids: a taskId on the message would ask it to continue a
+        // task it never saw ("task not found"). The conversation is carried by contextId.
+        message: encodeMessageV1(withoutTaskId({ ...d.message, contextId: d.task.contextId })),
         configuration: { ...pickV1Config(d.configuration), returnImmediately: false },
         metadata: { 'x-hub': d.envelope },
       }
@@ -249,6 +251,11 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   } catch {
     return failed('agent returned a result that is neither a task nor a string');
   }
+}
+
+function withoutTaskId(m: Message): Message {
+  const { taskId: _dropped, ...rest } = m;
+  return rest;
 }
 
 function failed(statusText: string): DeliveryOutcome {

@@ -218,8 +218,12 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         );
       },
       drain: (ws) => ws.getUserData().conn?.flush(),
-      close: (ws) => {
+      close: (ws, code) => {
         const data = ws.getUserData();
+        d.log.debug(
+          { code, agentId: data.conn?.agentId, connId: data.connId },
+          'agent socket closed'
+        );
         data.closed = true;
         clearTimeout(data.authTimer);
         const conn = data.conn;

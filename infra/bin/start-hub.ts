@@ -154,6 +154,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     const local = conns.get(agentId);
     if (!local || !entry) return;
     if (entry.nodeId === config.nodeId && entry.connId === local.connId) return;
+    log.debug({ agentId, old: local.connId, now: entry }, 'closing a replaced agent socket');
     conns.remove(local);
     local.close(4409, 'replaced by a newer connection');
   });

@@ -355,6 +355,32 @@ describe('WebSocket agents', () => {
     ).toHaveLength(1);
   });
 
+  it('discards an x-hub a caller puts in its own request', async () => {
+    const forged = {
+      v: 1,
+      sender: { agentId: 'agent-forged', tenantId: 'ten-forged' },
+      recipient: { agentId: ids.bob, tenantId: 'x' },
+      taskId: 't',
+      contextId: 'c',
+      messageId: 'm',
+      iat: 1,
+      exp: 9999999999,
+      kid: 'fake',
+      sig: 'AAAA',
+    };
+    const pending = rpc(url, keys.alice, 'SendMessage', {
+      message: text('who am I'),
+      configuration: { agentId: ids.bob, blocking: true },
+      'x-hub': forged,
+    });
+    const m = await bob.next('message');
+    const env = (m.metadata as { 'x-hub': { sender: { agentId: string }; kid: string } })['x-hub'];
+    expect(env.sender.agentId).toBe(ids.alice);
+    expect(env.kid).not.toBe('fake');
+    bob.send({ type: 'task_response', taskId: m.taskId, status: { state: 'completed' } });
+    expect((await pending).result).toMatchObject({ status: { state: 'completed' } });
+  });
+
   it('answers ping frames and JSON-RPC frames on the socket', async () => {
     bob.send({ type: 'ping' });
     await bob.next('pong');

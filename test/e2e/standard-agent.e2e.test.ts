@@ -1,0 +1,248 @@
+// A standard A2A v1.0 server (the official @a2a-js/sdk on express) joins the hub as an HTTP agent:
+// its card declares a 1.0 JSON-RPC interface, so the hub calls it in standard v1.0. Also: a
+// caller's own x-hub never reaches an agent, and tasks survive a restart of the hub.
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+} from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { TaskState } from '@a2a-js/sdk';
+import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { rpc, text } from '../support/rpc.js';
+import { loadConfig, type Config } from '../../runtime/config/index.js';
+import { createLogger, silentLogger } from '../../runtime/log/index.js';
+import { startHub, type Hub } from '../../infra/bin/start-hub.js';
+import { createAgent, createTenant } from '../../infra/db/index.js';
+
+let nats: NatsServerHandle;
+let db: TestDatabase;
+let hub: Hub;
+let config: Config;
+let server: Server;
+let agentUrl = '';
+const received: Array<{ version: string | undefined; params: Record<string, unknown> }> = [];
+const keys: Record<string, string> = {};
+const ids: Record<string, string> = {};
+
+function startSdkAgent(): Promise<void> {
+  const executor: AgentExecutor = {
+    execute: (ctx, bus) => {
+      const said = ctx.userMessage.parts
+        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+        .join(' ');
+      const base = { taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined };
+      bus.publish(
+        AgentEvent.task({
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: {
+            state: TaskState.TASK_STATE_WORKING,
+            message: undefined,
+            timestamp: new Date().toISOString(),
+          },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: {},
+        })
+      );
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          ...base,
+          append: false,
+          lastChunk: true,
+          artifact: {
+            artifactId: randomUUID(),
+            name: 'reply',
+            description: '',
+            parts: [
+              {
+                content: { $case: 'text', value: `sdk agent heard: ${said}` },
+                metadata: undefined,
+                filename: '',
+                mediaType: 'text/plain',
+              },
+            ],
+            metadata: undefined,
+            extensions: [],
+          },
+        } as never)
+      );
+      bus.publish(
+        AgentEvent.statusUpdate({
+          ...base,
+          status: {
+            state: TaskState.TASK_STATE_COMPLETED,
+            message: undefined,
+            timestamp: new Date().toISOString(),
+          },
+        })
+      );
+      bus.finished();
+      return Promise.resolve();
+    },
+    cancelTask: () => Promise.resolve(),
+  };
+  const app = express();
+  app.use(express.json());
+  app.use((req, _res, next) => {
+    received.push({
+      version: req.header('a2a-version'),
+      params: (req.body as { params: Record<string, unknown> }).params,
+    });
+    next();
+  });
+  return new Promise((resolve) => {
+    server = app.listen(0, '127.0.0.1', () => {
+      agentUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      const card = {
+        name: 'SDK Agent',
+        description: 'a standard A2A 1.0 server',
+        version: '1.0.0',
+        supportedInterfaces: [
+          { url: agentUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
+        ],
+        capabilities: {
+          streaming: false,
+          pushNotifications: false,
+          extensions: [],
+          extendedAgentCard: false,
+        },
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+        securitySchemes: {},
+        securityRequirements: [],
+        signatures: [],
+      };
+      const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor);
+      app.use(
+        jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication })
+      );
+      resolve();
+    });
+  });
+}
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  await startSdkAgent();
+  config = loadConfig({
+    NATS_URL: nats.url,
+    DATABASE_URL: db.url,
+    PORT: '0',
+    NODE_ID: 'solo',
+    PARTITIONS: '4',
+    LOG_LEVEL: 'silent',
+  });
+  hub = await startHub(
+    config,
+    process.env.HUB_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger
+  );
+  const t = await createTenant(hub.sql, { name: 'Acme' });
+  const card = {
+    name: 'SDK Agent',
+    description: 'a standard A2A 1.0 server',
+    url: agentUrl,
+    version: '1.0.0',
+    capabilities: { streaming: false, pushNotifications: false },
+    skills: [],
+    supportedInterfaces: [{ url: agentUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  };
+  for (const [name, extra] of [
+    ['alice', {}],
+    ['bob', {}],
+    ['sdk', { url: agentUrl, card }],
+  ] as const) {
+    const c = await createAgent(hub.sql, { tenantId: t.id, name, ...extra });
+    keys[name] = c.apiKey;
+    ids[name] = c.agent.id;
+  }
+  const deadline = Date.now() + 10_000;
+  while (hub.partitions.ownedPartitions().length < 4 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+});
+
+afterAll(async () => {
+  await hub?.stop();
+  server?.close();
+  await nats?.close();
+  await db?.drop();
+});
+
+describe('a standard A2A server as an HTTP agent', () => {
+  it('is called in A2A v1.0 and its task answer completes the hub task', async () => {
+    const r = await rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('hello standard world'),
+      configuration: { agentId: ids.sdk, blocking: true },
+    });
+    expect(r.error).toBeUndefined();
+    expect((r.result as { status: unknown }).status).toMatchObject({ state: 'completed' });
+    expect(r.result).toMatchObject({
+      status: { state: 'completed' },
+      artifacts: [{ parts: [{ kind: 'text', text: 'sdk agent heard: hello standard world' }] }],
+    });
+    const call = received.at(-1)!;
+    expect(call.version).toBe('1.0');
+    // v1.0 shapes: ROLE_USER and parts without `kind`.
+    expect(call.params).toMatchObject({
+      message: { role: 'ROLE_USER', parts: [{ text: 'hello standard world' }] },
+    });
+  });
+});
+
+describe('the x-hub envelope', () => {
+  it('discards an x-hub a caller puts in its own request', async () => {
+    const forged = {
+      v: 1,
+      sender: { agentId: 'agent-forged', tenantId: 'ten-forged' },
+      recipient: { agentId: ids.sdk, tenantId: 'x' },
+      taskId: 't',
+      contextId: 'c',
+      messageId: 'm',
+      iat: 1,
+      exp: 9999999999,
+      kid: 'fake',
+      sig: 'AAAA',
+    };
+    const r = await rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('who am I'),
+      configuration: { agentId: ids.sdk, blocking: true },
+      'x-hub': forged,
+      metadata: { 'x-hub': forged },
+    });
+    expect(r.result).toMatchObject({ status: { state: 'completed' } });
+    const env = (
+      received.at(-1)!.params.metadata as { 'x-hub': { sender: { agentId: string }; kid: string } }
+    )['x-hub'];
+    expect(env.sender.agentId).toBe(ids.alice);
+    expect(env.kid).not.toBe('fake');
+  });
+});
+
+describe('durability', () => {
+  it('keeps accepted tasks across a restart of the hub', async () => {
+    const sent = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        rpc(hub.url, keys.alice, 'SendMessage', {
+          message: text(`kept ${i}`),
+          configuration: { agentId: ids.bob, 'x-ttl': 60 },
+        })
+      )
+    );
+    const taskIds = sent.map((s) => (s.result as { id: string }).id);
+    await hub.stop();
+    hub = await startHub(config, silentLogger);
+    for (const id of taskIds) {
+      const g = await rpc(hub.url, keys.alice, 'GetTask', { id });
+      expect(g.result, id).toMatchObject({ id, status: { state: expect.any(String) } });
+    }
+  });
+});
