@@ -1,18 +1,8 @@
 // A standard A2A v1.0 server (the official @a2a-js/sdk on express) joins the hub as an HTTP agent:
 // its card declares a 1.0 JSON-RPC interface, so the hub calls it in standard v1.0. Also: a
 // caller's own x-hub never reaches an agent, and tasks survive a restart of the hub.
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type AgentExecutor,
-} from '@a2a-js/sdk/server';
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
-import { TaskState } from '@a2a-js/sdk';
+import { startSdkEchoServer, type SdkEchoServer } from '../support/sdk-echo-server.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rpc, text } from '../support/rpc.js';
@@ -25,115 +15,20 @@ let nats: NatsServerHandle;
 let db: TestDatabase;
 let hub: Hub;
 let config: Config;
-let server: Server;
+let sdk: SdkEchoServer;
 let agentUrl = '';
 const received: Array<{ version: string | undefined; params: Record<string, unknown> }> = [];
 const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
-function startSdkAgent(): Promise<void> {
-  const executor: AgentExecutor = {
-    execute: (ctx, bus) => {
-      const said = ctx.userMessage.parts
-        .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
-        .join(' ');
-      const base = { taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined };
-      bus.publish(
-        AgentEvent.task({
-          id: ctx.taskId,
-          contextId: ctx.contextId,
-          status: {
-            state: TaskState.TASK_STATE_WORKING,
-            message: undefined,
-            timestamp: new Date().toISOString(),
-          },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: {},
-        })
-      );
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          ...base,
-          append: false,
-          lastChunk: true,
-          artifact: {
-            artifactId: randomUUID(),
-            name: 'reply',
-            description: '',
-            parts: [
-              {
-                content: { $case: 'text', value: `sdk agent heard: ${said}` },
-                metadata: undefined,
-                filename: '',
-                mediaType: 'text/plain',
-              },
-            ],
-            metadata: undefined,
-            extensions: [],
-          },
-        } as never)
-      );
-      bus.publish(
-        AgentEvent.statusUpdate({
-          ...base,
-          status: {
-            state: TaskState.TASK_STATE_COMPLETED,
-            message: undefined,
-            timestamp: new Date().toISOString(),
-          },
-        })
-      );
-      bus.finished();
-      return Promise.resolve();
-    },
-    cancelTask: () => Promise.resolve(),
-  };
-  const app = express();
-  app.use(express.json());
-  app.use((req, _res, next) => {
-    received.push({
-      version: req.header('a2a-version'),
-      params: (req.body as { params: Record<string, unknown> }).params,
-    });
-    next();
-  });
-  return new Promise((resolve) => {
-    server = app.listen(0, '127.0.0.1', () => {
-      agentUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
-      const card = {
-        name: 'SDK Agent',
-        description: 'a standard A2A 1.0 server',
-        version: '1.0.0',
-        supportedInterfaces: [
-          { url: agentUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-        ],
-        capabilities: {
-          streaming: false,
-          pushNotifications: false,
-          extensions: [],
-          extendedAgentCard: false,
-        },
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-        securitySchemes: {},
-        securityRequirements: [],
-        signatures: [],
-      };
-      const handler = new DefaultRequestHandler(card as never, new InMemoryTaskStore(), executor);
-      app.use(
-        jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication })
-      );
-      resolve();
-    });
-  });
-}
-
 beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
-  await startSdkAgent();
+  sdk = await startSdkEchoServer({
+    replyPrefix: 'sdk agent heard: ',
+    onRequest: (version, params) => received.push({ version, params }),
+  });
+  agentUrl = sdk.url;
   config = loadConfig({
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
@@ -172,7 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hub?.stop();
-  server?.close();
+  await sdk?.close();
   await nats?.close();
   await db?.drop();
 });
