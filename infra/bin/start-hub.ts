@@ -243,6 +243,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           directory,
           sql,
           log: log.child({ component: 'ws' }),
+          limits: { highWaterBytes: config.wsHighWaterBytes, outboxFrames: config.wsOutboxFrames },
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),

@@ -34,6 +34,8 @@ describe('loadConfig defaults', () => {
       shutdownTimeoutMs: 8000,
       healthCheckTimeoutMs: 1000,
       debugEnabled: true,
+      wsHighWaterBytes: 262144,
+      wsOutboxFrames: 1000,
     });
   });
 
@@ -115,6 +117,8 @@ const BAD_VALUES: Record<string, string[]> = {
   SHUTDOWN_TIMEOUT_MS: ['0'],
   HEALTH_CHECK_TIMEOUT_MS: ['soon'],
   DEBUG_ENABLED: ['maybe', '2'],
+  WS_HIGH_WATER_BYTES: ['0', '256k'],
+  WS_OUTBOX_FRAMES: ['-1', 'lots'],
 };
 
 describe('loadConfig rejects bad values', () => {

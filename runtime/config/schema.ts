@@ -45,6 +45,10 @@ export const ConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(8000),
   HEALTH_CHECK_TIMEOUT_MS: positiveInt.default(1000),
   DEBUG_ENABLED: z.stringbool().default(true),
+  /** A WebSocket's send backlog above which frames wait in its bounded outbox. */
+  WS_HIGH_WATER_BYTES: positiveInt.default(256 * 1024),
+  /** Frames an agent's outbox holds before deliveries to it answer "busy". */
+  WS_OUTBOX_FRAMES: positiveInt.default(1000),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -67,6 +71,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly healthCheckTimeoutMs: number;
   readonly debugEnabled: boolean;
+  readonly wsHighWaterBytes: number;
+  readonly wsOutboxFrames: number;
 }
 
 /** Names of settings whose values never reach a log line. */
@@ -91,5 +97,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     healthCheckTimeoutMs: env.HEALTH_CHECK_TIMEOUT_MS,
     debugEnabled: env.DEBUG_ENABLED,
+    wsHighWaterBytes: env.WS_HIGH_WATER_BYTES,
+    wsOutboxFrames: env.WS_OUTBOX_FRAMES,
   });
 }
