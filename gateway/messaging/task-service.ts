@@ -52,6 +52,9 @@ export interface TaskServiceOptions {
 
 type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
 
+/** How long the "working" write after a delivery may wait to merge with the reply. */
+const START_LINGER_MS = 20;
+
 /** States in which a blocking caller stops waiting. */
 const SETTLED = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required']);
 
@@ -242,7 +245,8 @@ export class TaskService {
     }
     switch (outcome.kind) {
       case 'pushed':
-        return this.event(addr, { type: 'task.start', at: this.now() });
+        // Nobody awaits "working": let it merge with the agent's reply when that comes quickly.
+        return this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
       case 'answered':
         return this.applyAnswer(addr, recipient.id, outcome.answer);
       case 'unreachable':
@@ -257,7 +261,8 @@ export class TaskService {
   }
 
   private async applyAnswer(addr: ActorAddress, by: string, a: AgentAnswer): Promise<Task> {
-    await this.event(addr, { type: 'task.start', at: this.now() });
+    // "working" and the answer are written together: the answer's event awaits durability.
+    await this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
     const artifacts = a.artifacts;
     // Every artifact but the last goes in as its own event; the last travels with the final state.
     for (const artifact of artifacts.slice(0, -1)) {
@@ -290,9 +295,10 @@ export class TaskService {
    * (task.start after the frame was written) arrives; the finished actor has then left memory and
    * the event is moot: answer with the stored task instead of failing the caller.
    */
-  private async event(addr: ActorAddress, e: TaskEvent): Promise<Task> {
+  private async event(addr: ActorAddress, e: TaskEvent, lingerMs?: number): Promise<Task> {
     try {
-      return (await this.o.host.send(addr, e)).view.context as Task;
+      const opts = lingerMs ? { lingerMs } : {};
+      return (await this.o.host.send(addr, e, undefined, opts)).view.context as Task;
     } catch (err) {
       if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
       const stored = await this.o.host.read(addr);

@@ -82,7 +82,15 @@ interface PartitionRuntime {
   sub: Subscription;
 }
 
-type Request = { op: 'send'; kind: string; id: string; event?: EventObject; spawn?: SpawnOptions };
+type Request = {
+  op: 'send';
+  kind: string;
+  id: string;
+  event?: EventObject;
+  spawn?: SpawnOptions;
+  /** Answer before the change is durable; write it within this many ms (merged with later ones). */
+  lingerMs?: number;
+};
 type Reply = { ok: true; result: SendResult | null } | { ok: false; error: WireError };
 
 const key = (kind: string, id: string) => `${kind}:${id}`;
@@ -185,11 +193,13 @@ export class ActorHost implements PartitionHandler {
   async send<E extends EventObject>(
     addr: ActorAddress,
     event: E | undefined,
-    spawn?: SpawnOptions
+    spawn?: SpawnOptions,
+    opts: { lingerMs?: number } = {}
   ): Promise<SendResult> {
     const req: Request = { op: 'send', kind: addr.kind, id: addr.id };
     if (event) req.event = event;
     if (spawn) req.spawn = spawn;
+    if (opts.lingerMs) req.lingerMs = opts.lingerMs;
     const r = await this.route(addr.partition, req);
     if (!r) throw new HubError('NOT_FOUND', `no live ${addr.kind} actor ${addr.id}`);
     return r;
@@ -313,12 +323,13 @@ export class ActorHost implements PartitionHandler {
       // A finished actor still waiting for its final write ignores events; don't wake xstate's
       // "sent to a stopped actor" warning for a reply that raced the end.
       if (req.event && (p.actor.getSnapshot() as { status: string }).status === 'active') {
+        if (req.lingerMs) rt.store.linger(p, req.lingerMs);
         const before: unknown = p.actor.getSnapshot();
         p.actor.send(req.event);
         changed = p.actor.getSnapshot() !== before || changed;
       }
       const v = view(p.actor);
-      await rt.store.durable(p);
+      if (!req.lingerMs || created) await rt.store.durable(p);
       return { ok: true, result: { id, view: v, changed, created } };
     } catch (err) {
       const e = ensureHubError(err);

@@ -25,6 +25,9 @@ export interface Persisted {
   /** Highest version known durable. */
   flushed: number;
   writing: boolean;
+  /** Until this time (epoch ms) changes may wait before being written, to merge with later ones. */
+  lingerUntil: number;
+  lingerTimer: NodeJS.Timeout | undefined;
   waiters: Array<{ version: number; resolve: () => void; reject: (e: Error) => void }>;
   failed: Error | undefined;
 }
@@ -58,25 +61,49 @@ export class ActorStore {
       version: meta.alreadyDurable ? 0 : 1,
       flushed: 0,
       writing: false,
+      lingerUntil: 0,
+      lingerTimer: undefined,
       waiters: [],
       failed: undefined,
     };
     const changed = () => {
       p.version++;
-      this.flush(p);
+      const wait = p.lingerUntil - Date.now();
+      if (wait > 0) {
+        p.lingerTimer ??= setTimeout(() => this.flushNow(p), wait);
+      } else {
+        this.flush(p);
+      }
     };
     actor.subscribe({ next: changed, error: changed });
     if (!meta.alreadyDurable) this.flush(p);
     return p;
   }
 
+  /**
+   * The next changes may wait up to `ms` before being written, so that a change nobody awaits
+   * (e.g. "working" after a delivery) merges with the one that follows. Anyone awaiting
+   * durability (durable()) ends the wait at once.
+   */
+  linger(p: Persisted, ms: number): void {
+    p.lingerUntil = Math.max(p.lingerUntil, Date.now() + ms);
+  }
+
   /** Resolves once the state as of now is durable. */
   durable(p: Persisted): Promise<void> {
     if (p.failed) return Promise.reject(p.failed);
+    if (p.lingerTimer !== undefined) this.flushNow(p);
     if (p.flushed >= p.version) return Promise.resolve();
     return new Promise((resolve, reject) =>
       p.waiters.push({ version: p.version, resolve, reject })
     );
+  }
+
+  private flushNow(p: Persisted): void {
+    clearTimeout(p.lingerTimer);
+    p.lingerTimer = undefined;
+    p.lingerUntil = 0;
+    this.flush(p);
   }
 
   private flush(p: Persisted): void {

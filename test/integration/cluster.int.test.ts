@@ -191,6 +191,42 @@ describe('actor host', () => {
     await b.deactivate(2, label, 'shutdown');
   });
 
+  it('lets a change nobody awaits linger and merges it with the next write', async () => {
+    const label = partitionLabel(1, P);
+    const h = new ActorHost({ bus, nodeId: 'nl', partitions: P, log });
+    h.define('task', taskMachine);
+    await h.activate(1, label, await PartitionLog.open(bus, label, 'nl'));
+    const addr = { kind: 'task', id: 'task-linger', partition: 1 };
+    await h.send(addr, undefined, { input: { ...input, id: 'task-linger' } });
+    const lastSeq = async () => (await bus.jsm.streams.info('HUB_P01')).state.last_seq;
+    const before = await lastSeq();
+    // Lingering: answered at once, nothing written yet.
+    const started = await h.send(addr, { type: 'task.start', at: 2 }, undefined, {
+      lingerMs: 5000,
+    });
+    expect(started.view.value).toBe('working');
+    expect(await lastSeq()).toBe(before);
+    // An awaited change ends the wait: both changes go out in one write.
+    const done = await h.send(addr, {
+      type: 'task.respond',
+      at: 3,
+      by: 'agent-b',
+      state: 'completed',
+    });
+    expect(done.view.value).toBe('completed');
+    expect(await lastSeq()).toBe(before + 1);
+    // Without a follow-up, a lingering change is written when the wait ends.
+    const addr2 = { kind: 'task', id: 'task-linger-2', partition: 1 };
+    await h.send(addr2, undefined, { input: { ...input, id: 'task-linger-2' } });
+    await h.send(addr2, { type: 'task.start', at: 2 }, undefined, { lingerMs: 100 });
+    await new Promise((r) => setTimeout(r, 300));
+    const stored = await bus.jsm.streams.getMessage('HUB_P01', {
+      last_by_subj: subjects.actorSnapshot(label, 'task', 'task-linger-2'),
+    });
+    expect(stored?.json<{ snapshot: { value: string } }>().snapshot.value).toBe('working');
+    await h.deactivate(1, label, 'shutdown');
+  });
+
   it('answers unavailable when nobody owns the partition', async () => {
     const h = new ActorHost({ bus, nodeId: 'n9', partitions: P, log, handoverWaitMs: 300 });
     h.define('task', taskMachine);
