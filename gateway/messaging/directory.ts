@@ -17,6 +17,7 @@ export class AgentDirectory {
   /** `<callerTenant>|<alias>` → agent id */
   private readonly aliases = new Map<string, { at: number; id: string | null }>();
   private sub: Subscription | undefined;
+  private readonly listeners: Array<(agentId: string) => void> = [];
 
   constructor(
     private readonly sql: Queryable,
@@ -26,12 +27,21 @@ export class AgentDirectory {
 
   start(): void {
     this.sub = this.bus.nc.subscribe(subjects.agentChangedAll, {
-      callback: (_e, msg) => this.invalidate(msg.subject.slice(msg.subject.lastIndexOf('.') + 1)),
+      callback: (_e, msg) => {
+        const agentId = msg.subject.slice(msg.subject.lastIndexOf('.') + 1);
+        this.invalidate(agentId);
+        for (const fn of this.listeners) fn(agentId);
+      },
     });
   }
 
   stop(): void {
     this.sub?.unsubscribe();
+  }
+
+  /** Also tell `fn` about every change broadcast (e.g. the authenticator drops cached keys). */
+  onChanged(fn: (agentId: string) => void): void {
+    this.listeners.push(fn);
   }
 
   invalidate(agentId: string): void {

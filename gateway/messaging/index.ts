@@ -9,5 +9,3 @@ export {
 } from './frames.js';
 export { TaskService, type TaskServiceOptions } from './task-service.js';
 export { TaskIndexWriter, createTaskLister, type TaskLister } from './task-index.js';
-export { newTaskId, taskPartition, newContextId } from './ids.js';
-export { parseAnswer, speaksA2aV1, messageFrame, NO_ENDPOINT } from './delivery.js';

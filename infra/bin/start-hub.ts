@@ -109,21 +109,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const auth = createAuthenticator({ sql, log: log.child({ component: 'auth' }) });
   const directory = new AgentDirectory(sql, bus);
   directory.start();
-  const invalidations = [
-    bus.nc.subscribe(subjects.agentChangedAll, {
-      callback: (_e, msg) =>
-        auth.invalidateAgent(msg.subject.slice(msg.subject.lastIndexOf('.') + 1)),
-    }),
-    bus.nc.subscribe(subjects.keyRevoked, {
-      callback: (_e, msg) => {
-        try {
-          auth.invalidateKeyHash(decodeJson<{ keyHash: string }>(msg.data).keyHash);
-        } catch (err) {
-          log.warn({ err }, 'unreadable key revocation');
-        }
-      },
-    }),
-  ];
+  directory.onChanged((agentId) => auth.invalidateAgent(agentId));
+  const keyRevocations = bus.nc.subscribe(subjects.keyRevoked, {
+    callback: (_e, msg) => {
+      try {
+        auth.invalidateKeyHash(decodeJson<{ keyHash: string }>(msg.data).keyHash);
+      } catch (err) {
+        log.warn({ err }, 'unreadable key revocation');
+      }
+    },
+  });
   await upsertOfficialAgents(
     sql,
     officialAgents.map((a) => ({
@@ -284,7 +279,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       frames.stop();
       presence.stop();
       directory.stop();
-      for (const sub of invalidations) sub.unsubscribe();
+      keyRevocations.unsubscribe();
       auth.close();
       await membership.stop();
       gateway.close();

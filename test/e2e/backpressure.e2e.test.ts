@@ -4,11 +4,11 @@
 // once it reads again. (Issue 4 turns "refused" into "queued".)
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partitionsSettled, testHubConfig } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { connectWsAgent } from '../support/ws-agent.js';
 import { rpc } from '../support/rpc.js';
-import { loadConfig } from '../../runtime/config/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant } from '../../infra/db/index.js';
@@ -24,12 +24,8 @@ beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
   hub = await startHub(
-    loadConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.url,
-      PORT: '0',
+    testHubConfig(nats, db, {
       PARTITIONS: '4',
-      LOG_LEVEL: 'silent',
       WS_HIGH_WATER_BYTES: String(64 * 1024),
       WS_OUTBOX_FRAMES: String(OUTBOX),
     }),
@@ -41,10 +37,7 @@ beforeAll(async () => {
     keys[name] = c.apiKey;
     ids[name] = c.agent.id;
   }
-  const deadline = Date.now() + 10_000;
-  while (hub.partitions.ownedPartitions().length < 4 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await partitionsSettled([hub], 4);
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
 // /.well-known/hub-keys.json.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgedEnvelope } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
@@ -356,18 +357,7 @@ describe('WebSocket agents', () => {
   });
 
   it('discards an x-hub a caller puts in its own request', async () => {
-    const forged = {
-      v: 1,
-      sender: { agentId: 'agent-forged', tenantId: 'ten-forged' },
-      recipient: { agentId: ids.bob, tenantId: 'x' },
-      taskId: 't',
-      contextId: 'c',
-      messageId: 'm',
-      iat: 1,
-      exp: 9999999999,
-      kid: 'fake',
-      sig: 'AAAA',
-    };
+    const forged = forgedEnvelope(ids.bob!);
     const pending = rpc(url, keys.alice, 'SendMessage', {
       message: text('who am I'),
       configuration: { agentId: ids.bob, blocking: true },

@@ -3,10 +3,11 @@
 // caller's own x-hub never reaches an agent, and tasks survive a restart of the hub.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSdkEchoServer, type SdkEchoServer } from '../support/sdk-echo-server.js';
+import { forgedEnvelope, partitionsSettled, testHubConfig } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rpc, text } from '../support/rpc.js';
-import { loadConfig, type Config } from '../../runtime/config/index.js';
+import type { Config } from '../../runtime/config/index.js';
 import { createLogger, silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant } from '../../infra/db/index.js';
@@ -29,14 +30,7 @@ beforeAll(async () => {
     onRequest: (version, params) => received.push({ version, params }),
   });
   agentUrl = sdk.url;
-  config = loadConfig({
-    NATS_URL: nats.url,
-    DATABASE_URL: db.url,
-    PORT: '0',
-    NODE_ID: 'solo',
-    PARTITIONS: '4',
-    LOG_LEVEL: 'silent',
-  });
+  config = testHubConfig(nats, db, { NODE_ID: 'solo', PARTITIONS: '4' });
   hub = await startHub(
     config,
     process.env.HUB_TEST_LOG ? createLogger({ level: 'debug' }) : silentLogger
@@ -60,9 +54,7 @@ beforeAll(async () => {
     keys[name] = c.apiKey;
     ids[name] = c.agent.id;
   }
-  const deadline = Date.now() + 10_000;
-  while (hub.partitions.ownedPartitions().length < 4 && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
+  await partitionsSettled([hub], 4);
 });
 
 afterAll(async () => {
@@ -95,18 +87,7 @@ describe('a standard A2A server as an HTTP agent', () => {
 
 describe('the x-hub envelope', () => {
   it('discards an x-hub a caller puts in its own request', async () => {
-    const forged = {
-      v: 1,
-      sender: { agentId: 'agent-forged', tenantId: 'ten-forged' },
-      recipient: { agentId: ids.sdk, tenantId: 'x' },
-      taskId: 't',
-      contextId: 'c',
-      messageId: 'm',
-      iat: 1,
-      exp: 9999999999,
-      kid: 'fake',
-      sig: 'AAAA',
-    };
+    const forged = forgedEnvelope(ids.sdk!);
     const r = await rpc(hub.url, keys.alice, 'SendMessage', {
       message: text('who am I'),
       configuration: { agentId: ids.sdk, blocking: true },

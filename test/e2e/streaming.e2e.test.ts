@@ -3,10 +3,10 @@
 // and Last-Event-ID; it must get exactly the events it missed, then the live ones (no gap, no
 // duplicate). Both the standard endpoint (A2A v1.0) and the hub dialect on POST /a2a.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partitionsSettled, testHubConfig, until } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
-import { loadConfig } from '../../runtime/config/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
@@ -22,39 +22,15 @@ const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
 let seq = 0;
 
-async function until(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
-  const env = (node: string) =>
-    loadConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.url,
-      PORT: '0',
-      NODE_ID: node,
-      PARTITIONS: '8',
-      HEARTBEAT_MS: '300',
-      NODE_TTL_MS: '2000',
-      LOCK_INACTIVE_MS: '2000',
-      LOG_LEVEL: 'silent',
-    });
+  const env = (node: string) => testHubConfig(nats, db, { NODE_ID: node });
   a = await startHub(env('node-a'), silentLogger);
   b = await startHub(env('node-b'), silentLogger);
-  await until(
-    () =>
-      a.partitions.ownedPartitions().length + b.partitions.ownedPartitions().length === 8 &&
-      a.partitions.ownedPartitions().length > 0 &&
-      b.partitions.ownedPartitions().length > 0
-  );
+  await partitionsSettled([a, b], 8);
   const t = await createTenant(a.sql, { name: 'Acme' });
   for (const name of ['alice', 'bob']) {
     const c = await createAgent(a.sql, { tenantId: t.id, name });
