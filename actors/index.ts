@@ -1,8 +1,10 @@
 // The hub's own XState machines and their event types: the only import surface of actors/.
 import { taskMachine } from './task/task.machine.js';
 import { queueMachine } from './queue/queue.machine.js';
+import { cleanupMachine } from './queue/cleanup.machine.js';
 
-export { taskMachine, queueMachine };
+export { taskMachine, queueMachine, cleanupMachine };
+export { msUntilNextRun, type CleanupContext } from './queue/cleanup.machine.js';
 export type { TaskEvent, TaskInput, RespondState } from './task/task.events.js';
 export type { QueueContext } from './queue/queue.machine.js';
 export {
@@ -25,4 +27,4 @@ export {
 } from './queue/queue-index.js';
 
 /** Every machine the hub runs, for the host, /debug and machines:export. */
-export const allMachines = [taskMachine, queueMachine] as const;
+export const allMachines = [taskMachine, queueMachine, cleanupMachine] as const;

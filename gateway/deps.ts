@@ -18,6 +18,8 @@ export interface DebugSource {
   machineDefinition(id: string): unknown;
   /** The persisted snapshot of a live actor anywhere in the cluster (systemId `<kind>:<id>`). */
   actorSnapshot(systemId: string): Promise<unknown>;
+  /** A recipient's offline queue (counts, oldest age, draining or idle), or undefined. */
+  queue?(agentId: string): Promise<unknown>;
   /** This node's view of the cluster: members and partition owners. */
   cluster(): Promise<unknown>;
 }

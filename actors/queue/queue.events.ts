@@ -45,7 +45,7 @@ export interface DeliverHeadInput {
  * failed attempt and is retried like `busy`.
  */
 export type DeliverHeadOutput =
-  | { outcome: 'delivered'; seq: number; expired?: number }
+  | { outcome: 'delivered'; seq: number; expired?: number; tookMs?: number }
   | { outcome: 'empty'; expired?: number }
   | { outcome: 'busy'; reason?: string; expired?: number }
   | { outcome: 'offline'; reason?: string; expired?: number };

@@ -26,6 +26,8 @@ export interface QueueContext {
   purged: number;
   lastSeq: number | null;
   lastError: string | null;
+  /** How long the last successful delivery took: the pacing delay subtracts it (10/s from start to start). */
+  lastTookMs: number;
 }
 
 /** Stands in until the host provides the real delivery with machine.provide(). */
@@ -60,8 +62,8 @@ export const queueMachine = setup({
     deliverHead: fromPromise<DeliverHeadOutput, DeliverHeadInput>(deliverHeadNotProvided),
   },
   delays: {
-    /** 100 ms between deliveries: the spec's 10 messages per second. */
-    drainInterval: 100,
+    /** 100 ms from one delivery's start to the next: the spec's 10 messages per second. */
+    drainInterval: ({ context }) => Math.max(0, 100 - context.lastTookMs),
     /** HTTP recipients: the spec's 5-minute retry. */
     retryInterval: 300_000,
     /** A connected WebSocket recipient that was busy (backpressure) is tried again. */
@@ -83,7 +85,13 @@ export const queueMachine = setup({
       const expired = context.expired + (out.expired ?? 0);
       switch (out.outcome) {
         case 'delivered':
-          return { delivered: context.delivered + 1, lastSeq: out.seq, online: true, expired };
+          return {
+            delivered: context.delivered + 1,
+            lastSeq: out.seq,
+            lastTookMs: out.tookMs ?? 0,
+            online: true,
+            expired,
+          };
         case 'empty':
           return { expired };
         case 'busy':
@@ -125,6 +133,7 @@ export const queueMachine = setup({
     purged: 0,
     lastSeq: null,
     lastError: null,
+    lastTookMs: 0,
   }),
   initial: 'idle',
   on: {

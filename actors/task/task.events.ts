@@ -16,6 +16,8 @@ export type TaskEvent =
       artifact?: Artifact;
       /** false: more chunks of this artifact follow (its parts are appended). */
       lastChunk?: boolean;
+      /** The recipient's own task id (a standard A2A server), kept for continuations. */
+      remoteTaskId?: string;
     }
   | { type: 'task.input'; at: number; by: string; message: Message }
   | { type: 'task.cancel'; at: number; by: string; reason?: string }

@@ -52,7 +52,12 @@ export const taskMachine = setup({
         timestamp: event.at,
         ...(text !== undefined ? { message: text } : {}),
       };
-      return { status, ...record(context, { type: 'status', status }) };
+      // A standard server's own task id rides on its first reply; kept for the continuation.
+      const remote =
+        event.type === 'task.respond' && event.remoteTaskId !== undefined
+          ? { remoteTaskId: event.remoteTaskId }
+          : {};
+      return { status, ...remote, ...record(context, { type: 'status', status }) };
     }),
     appendMessage: assign(({ context, event }) => {
       if ((event.type !== 'task.respond' && event.type !== 'task.input') || !event.message)

@@ -138,6 +138,7 @@ const State = z.string().transform((s, ctx) => {
 
 const AnswerMessage = z.object({ role: z.string().optional(), parts: z.array(PartInput) });
 const AnswerTask = z.object({
+  id: z.string().optional(),
   status: z
     .object({ state: State, message: z.union([z.string(), AnswerMessage]).optional() })
     .optional(),
@@ -184,6 +185,7 @@ export function parseAnswer(result: unknown): AgentAnswer {
       ? { message: { role: 'agent', parts: last.parts, messageId: `msg-${randomUUID()}` } }
       : {}),
     ...(statusText ? { statusText } : {}),
+    ...(t.id !== undefined ? { remoteTaskId: t.id } : {}),
     artifacts: t.artifacts ?? [],
   };
 }
@@ -200,9 +202,11 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   const v1 = speaksA2aV1(d.recipient.card);
   const params = v1
     ? {
-        // A standard server owns its task ids: a taskId on the message would ask it to continue a
-        // task it never saw ("task not found"). The conversation is carried by contextId.
-        message: encodeMessageV1(withoutTaskId({ ...d.message, contextId: d.task.contextId })),
+        // A standard server owns its task ids: the hub's id would name a task it never saw ("task
+        // not found"). A continuation carries the server's own id from its earlier reply.
+        message: encodeMessageV1(
+          withTaskId({ ...d.message, contextId: d.task.contextId }, d.task.remoteTaskId)
+        ),
         configuration: { ...pickV1Config(d.configuration), returnImmediately: false },
         metadata: { 'x-hub': d.envelope },
       }
@@ -253,9 +257,9 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   }
 }
 
-function withoutTaskId(m: Message): Message {
-  const { taskId: _dropped, ...rest } = m;
-  return rest;
+function withTaskId(m: Message, taskId: string | undefined): Message {
+  const { taskId: _hubs, ...rest } = m;
+  return taskId === undefined ? rest : { ...rest, taskId };
 }
 
 function failed(statusText: string): DeliveryOutcome {

@@ -9,3 +9,11 @@ export {
 } from './frames.js';
 export { TaskService, type TaskServiceOptions } from './task-service.js';
 export { TaskIndexWriter, createTaskLister, type TaskLister } from './task-index.js';
+export {
+  QueueService,
+  type QueueServiceOptions,
+  type QueueDelegate,
+  type EnqueueRequest,
+  type EnqueueResult,
+  type QueueInspection,
+} from './queue-service.js';

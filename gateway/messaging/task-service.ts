@@ -2,8 +2,14 @@
 // send (new task, continuation, blocking wait), get, cancel, respond (the recipient's reply), and
 // the owner-side reaction to every durable change (task events on the bus, task_update frames).
 import type { Subscription } from '@nats-io/nats-core';
-import { decodeJson, partitionLabel, subjects, type Bus } from '../../runtime/bus/index.js';
-import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import {
+  decodeJson,
+  partitionLabel,
+  publishEvent,
+  subjects,
+  type Bus,
+} from '../../runtime/bus/index.js';
+import { HubError, InvalidParamsError, UnavailableError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import {
@@ -16,7 +22,7 @@ import {
   type TaskRespondParams,
 } from '../../runtime/protocol/index.js';
 import type { EnvelopeSigner } from '../../runtime/envelope/index.js';
-import type { TaskEvent, TaskInput } from '../../actors/index.js';
+import type { QueueEntry, QueueTransport, TaskEvent, TaskInput } from '../../actors/index.js';
 import type { Principal } from '../../infra/db/index.js';
 import type { AgentDirectory, AgentRecord } from './directory.js';
 import type { FrameRouter } from './frames.js';
@@ -32,6 +38,7 @@ import {
   type DeliveryOutcome,
 } from './delivery.js';
 import { newContextId, newTaskId, taskPartition, taskPartitionForSender } from './ids.js';
+import type { QueueDelegate, QueueService } from './queue-service.js';
 
 export interface TaskServiceOptions {
   host: ActorHost;
@@ -45,6 +52,8 @@ export interface TaskServiceOptions {
   blockingTimeoutMs?: number;
   httpTimeoutMs?: number;
   officialTimeoutMs?: number;
+  /** Offline delivery; without it an unreachable recipient fails the task at once. */
+  queues?: QueueService;
   /** Looks up the other party of a conversation (contextId without agentId). */
   contextPeer?: (contextId: string, agentId: string) => Promise<string | undefined>;
   now?: () => number;
@@ -58,7 +67,14 @@ const START_LINGER_MS = 20;
 /** States in which a blocking caller stops waiting. */
 const SETTLED = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required']);
 
-export class TaskService {
+/** The failure texts senders see in the task's status message and in message.failed. */
+const EXPIRED = 'message expired in the queue before it could be delivered (effective TTL elapsed)';
+const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
+
+/** Error codes of a queue that refused a message. */
+const QUEUE_REFUSALS = new Set(['QUEUE_FULL', 'SENDER_THROTTLED', 'TENANT_QUEUE_FULL']);
+
+export class TaskService implements QueueDelegate {
   private readonly now: () => number;
   /** Owner side: last state announced per live task, to send task_update only on changes. */
   private readonly announced = new Map<string, string>();
@@ -68,6 +84,7 @@ export class TaskService {
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
     o.host.onDurable('task', (addr, view) => this.onDurable(addr, view));
+    o.queues?.connect(this);
   }
 
   // ---- send ---------------------------------------------------------------------------------
@@ -83,7 +100,15 @@ export class TaskService {
       });
     }
     assertAcceptsOutputModes(cardOf(recipient), req.acceptedOutputModes);
-    if (req.ttlSeconds === 0 && !this.reachable(recipient)) {
+    const queue = this.mustQueue(recipient);
+    if (queue && req.ttlSeconds === 0) {
+      this.reportFailed(sender.tenantId, {
+        taskId: null,
+        contextId: req.contextId ?? null,
+        from: sender.agentId,
+        to: recipient.id,
+        error: `${NO_ENDPOINT} (x-ttl 0: not queued)`,
+      });
       throw new HubError('RECIPIENT_OFFLINE', `agent ${recipient.id} is offline and x-ttl is 0`, {
         data: { agentId: recipient.id },
       });
@@ -105,9 +130,11 @@ export class TaskService {
       at,
     };
     input.message.taskId = input.id;
+    const key = `${sender.agentId}:${req.message.messageId}`;
+    if (queue && this.o.queues) return this.sendQueued(input, partition, key, recipient, req);
     const created = await this.o.host.send({ kind: 'task', id: input.id, partition }, undefined, {
       input,
-      key: `${sender.agentId}:${req.message.messageId}`,
+      key,
     });
     const task = created.view.context as Task;
     // A repeat of a message already accepted: the same task, delivered once.
@@ -181,9 +208,165 @@ export class TaskService {
     return agent;
   }
 
-  private reachable(agent: AgentRecord): boolean {
-    if (agent.transport === 'websocket') return this.o.presence.isOnline(agent.id);
-    return true;
+  /**
+   * Should a new message go to the recipient's queue rather than be delivered now? A WebSocket
+   * agent with no socket anywhere, or any agent whose queue holds messages (FIFO: new ones wait
+   * behind them; an HTTP agent then waits for its retry instead of being called again).
+   */
+  private mustQueue(agent: AgentRecord): boolean {
+    if (!this.o.queues || agent.transport === 'official') return false;
+    if (this.o.queues.hasBacklog(agent.id)) return true;
+    return agent.transport === 'websocket' && !this.o.presence.isOnline(agent.id);
+  }
+
+  /** A new send to a recipient that must queue: the queue admits it, then the task is created. */
+  private async sendQueued(
+    input: TaskInput,
+    partition: number,
+    key: string,
+    recipient: AgentRecord,
+    req: SendRequest
+  ): Promise<Task> {
+    const r = await this.o.queues!.enqueue({
+      tenantId: recipient.tenantId,
+      recipientId: recipient.id,
+      senderId: input.senderId,
+      transport: recipient.transport === 'http' ? 'http' : 'websocket',
+      key,
+      maxPending: recipient.queueMaxPending,
+      expiresAt: input.at + effectiveTtlSeconds(req.ttlSeconds, recipient) * 1000,
+      message: input.message,
+      taskId: input.id,
+      spawn: { partition, input } satisfies TaskSpawn,
+    });
+    if (r.task !== undefined) return r.task as Task;
+    return this.readTask(r.taskId);
+  }
+
+  private async readTask(taskId: string): Promise<Task> {
+    const v = await this.o.host.read(this.address(taskId));
+    if (!v) throw new UnavailableError(`task ${taskId} is not readable yet`);
+    return v.context as Task;
+  }
+
+  /**
+   * A delivery attempt found the recipient unreachable or backed up: the message waits in its
+   * queue (the task stays as it is) unless x-ttl is 0 or the queue refuses it; then the task fails.
+   */
+  private async queueAfterAttempt(
+    addr: ActorAddress,
+    task: Task,
+    message: Message,
+    recipient: AgentRecord,
+    unreachable: boolean,
+    reason: string
+  ): Promise<Task> {
+    const ttl = task.configuration?.['x-ttl'] as number | undefined;
+    if (!this.o.queues || recipient.transport === 'official' || ttl === 0) {
+      return this.failAndReport(addr, task, reason);
+    }
+    try {
+      await this.o.queues.enqueue({
+        tenantId: recipient.tenantId,
+        recipientId: recipient.id,
+        senderId: task.senderId,
+        transport: recipient.transport === 'http' ? 'http' : 'websocket',
+        key: `${task.senderId}:${message.messageId}`,
+        maxPending: recipient.queueMaxPending,
+        expiresAt: this.now() + effectiveTtlSeconds(ttl, recipient) * 1000,
+        message,
+        taskId: task.id,
+        unreachable,
+      });
+    } catch (err) {
+      if (err instanceof HubError && QUEUE_REFUSALS.has(err.code)) {
+        return this.failAndReport(addr, task, `${reason}; not queued: ${err.message}`);
+      }
+      throw err;
+    }
+    return this.get(addr, task);
+  }
+
+  private async failAndReport(addr: ActorAddress, task: Task, error: string): Promise<Task> {
+    const after = await this.fail(addr, error);
+    this.reportFailed(task.senderTenantId, {
+      taskId: task.id,
+      contextId: task.contextId,
+      from: task.senderId,
+      to: task.recipientId,
+      error,
+    });
+    return after;
+  }
+
+  /** message.failed for the sender's account (decisions.md §9); never fails the caller. */
+  private reportFailed(
+    tenantId: string,
+    data: {
+      taskId: string | null;
+      contextId: string | null;
+      from: string;
+      to: string;
+      error: string;
+    }
+  ): void {
+    publishEvent(this.o.bus, { tenantId, event: 'message.failed', data }).catch((err: unknown) =>
+      this.o.log.warn({ err, taskId: data.taskId }, 'message.failed event not stored')
+    );
+  }
+
+  // ---- QueueDelegate ------------------------------------------------------------------------------
+
+  async transportOf(recipientId: string): Promise<QueueTransport> {
+    const r = await this.o.directory.get(recipientId);
+    return r?.transport === 'http' ? 'http' : 'websocket';
+  }
+
+  async createTask(spawn: unknown, key: string) {
+    const { partition, input } = spawn as TaskSpawn;
+    const r = await this.o.host.send({ kind: 'task', id: input.id, partition }, undefined, {
+      input,
+      key,
+    });
+    return { taskId: r.id, task: r.view.context, created: r.created };
+  }
+
+  async deliverQueued(
+    entry: QueueEntry,
+    message: Message
+  ): Promise<'delivered' | 'busy' | 'offline' | 'gone'> {
+    const addr = this.address(entry.taskId);
+    const task = (await this.o.host.read(addr))?.context as Task | undefined;
+    if (!task || TerminalStates.has(task.status.state)) return 'gone';
+    const recipient = await this.o.directory.get(entry.recipientId);
+    if (!recipient) {
+      await this.failAndReport(addr, task, 'recipient agent no longer exists');
+      return 'gone';
+    }
+    const outcome = await this.attempt(task, message, recipient);
+    switch (outcome.kind) {
+      case 'pushed':
+        await this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
+        return 'delivered';
+      case 'answered':
+        await this.applyAnswer(addr, recipient.id, outcome.answer);
+        return 'delivered';
+      case 'unreachable':
+        return 'offline';
+      case 'busy':
+        return 'busy';
+      default: {
+        const never: never = outcome;
+        throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  async expired(entry: QueueEntry): Promise<void> {
+    const addr = this.address(entry.taskId);
+    const task = (await this.o.host.read(addr))?.context as Task | undefined;
+    if (!task || TerminalStates.has(task.status.state)) return;
+    await this.failAndReport(addr, task, EXPIRED);
   }
 
   // ---- delivery -----------------------------------------------------------------------------
@@ -197,7 +380,8 @@ export class TaskService {
     const waiter = this.waitSettled(addr, this.o.blockingTimeoutMs ?? 60_000);
     try {
       const after = await this.deliver(addr, task, message, recipient);
-      if (SETTLED.has(after.status.state)) return after;
+      // Still submitted after the attempt: the message was queued; don't hold the caller.
+      if (SETTLED.has(after.status.state) || after.status.state === 'submitted') return after;
       return (await waiter.result) ?? (await this.get(addr, task));
     } finally {
       waiter.cancel();
@@ -211,6 +395,30 @@ export class TaskService {
     message: Message,
     recipient: AgentRecord
   ): Promise<Task> {
+    const outcome = await this.attempt(task, message, recipient);
+    switch (outcome.kind) {
+      case 'pushed':
+        // Nobody awaits "working": let it merge with the agent's reply when that comes quickly.
+        return this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
+      case 'answered':
+        return this.applyAnswer(addr, recipient.id, outcome.answer);
+      case 'unreachable':
+        return this.queueAfterAttempt(addr, task, message, recipient, true, outcome.reason);
+      case 'busy':
+        return this.queueAfterAttempt(addr, task, message, recipient, false, BUSY);
+      default: {
+        const never: never = outcome;
+        throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** One delivery attempt over the recipient's transport, with a freshly signed envelope. */
+  private async attempt(
+    task: Task,
+    message: Message,
+    recipient: AgentRecord
+  ): Promise<DeliveryOutcome> {
     const d: Delivery = {
       task,
       message,
@@ -227,35 +435,16 @@ export class TaskService {
       ),
       configuration: task.configuration ?? {},
     };
-    let outcome: DeliveryOutcome;
     switch (recipient.transport) {
       case 'websocket':
-        outcome = await deliverWebSocket(this.o.frames, d);
-        break;
+        return deliverWebSocket(this.o.frames, d);
       case 'http':
-        outcome = await deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 });
-        break;
+        return deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 });
       case 'official':
-        outcome = await deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
-        break;
+        return deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
       default: {
         const never: never = recipient.transport;
         throw new HubError('INTERNAL', `unknown transport ${String(never)}`);
-      }
-    }
-    switch (outcome.kind) {
-      case 'pushed':
-        // Nobody awaits "working": let it merge with the agent's reply when that comes quickly.
-        return this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
-      case 'answered':
-        return this.applyAnswer(addr, recipient.id, outcome.answer);
-      case 'unreachable':
-        return this.fail(addr, outcome.reason);
-      case 'busy':
-        return this.fail(addr, 'recipient is not keeping up; its WebSocket is backed up');
-      default: {
-        const never: never = outcome;
-        throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
       }
     }
   }
@@ -280,6 +469,9 @@ export class TaskService {
       at: this.now(),
       by,
       state: a.state,
+      ...(a.remoteTaskId !== undefined && a.remoteTaskId !== addr.id
+        ? { remoteTaskId: a.remoteTaskId }
+        : {}),
       ...(a.message ? { message: a.message } : {}),
       ...(a.statusText ? { statusText: a.statusText } : {}),
       ...(last ? { artifact: last } : {}),
@@ -343,6 +535,13 @@ export class TaskService {
       throw new HubError('TASK_NOT_CANCELABLE', 'only the sender of a task may cancel it', {
         data: { taskId },
       });
+    }
+    // Purge first, so the drain cannot hand the recipient a message of a task being canceled.
+    if (
+      this.o.queues &&
+      (task.status.state === 'submitted' || this.o.queues.hasBacklog(task.recipientId))
+    ) {
+      await this.o.queues.purgeTask(task.recipientTenantId, task.recipientId, taskId);
     }
     const r = await this.o.host.send(addr, {
       type: 'task.cancel',
@@ -520,6 +719,17 @@ function notFound(taskId: string): HubError {
 
 function cardOf(agent: AgentRecord) {
   return (agent.card ?? {}) as Parameters<typeof assertAcceptsOutputModes>[0];
+}
+
+/** What a queue owner needs to create the task of an admitted message. */
+interface TaskSpawn {
+  partition: number;
+  input: TaskInput;
+}
+
+/** The smaller of the sender's x-ttl and the recipient's queue_ttl_seconds (spec "States"). */
+function effectiveTtlSeconds(xTtl: number | undefined, recipient: AgentRecord): number {
+  return xTtl === undefined ? recipient.queueTtlSeconds : Math.min(xTtl, recipient.queueTtlSeconds);
 }
 
 function configurationOf(req: SendRequest): Record<string, unknown> {

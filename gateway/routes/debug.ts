@@ -62,6 +62,16 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
     },
     {
       method: 'GET',
+      pattern: '/debug/queues/:agentId',
+      handler: guarded(async (req) => {
+        const agentId = decodeParam(req.params['agentId'] ?? '');
+        const queue = await debug.queue?.(agentId);
+        if (queue === undefined) throw new HubError('NOT_FOUND', `No agent "${agentId}"`);
+        return jsonReply(200, queue);
+      }),
+    },
+    {
+      method: 'GET',
       pattern: '/debug/cluster',
       handler: guarded(async () => jsonReply(200, await debug.cluster())),
     },

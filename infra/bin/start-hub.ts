@@ -6,12 +6,13 @@ import type { Config } from '../../runtime/config/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { createMetrics, type HubMetrics } from '../../runtime/metrics/index.js';
 import { connectBus, decodeJson, provision, subjects, type Bus } from '../../runtime/bus/index.js';
-import { Membership, PartitionManager } from '../../runtime/cluster/index.js';
+import { Membership, PartitionManager, composeHandlers } from '../../runtime/cluster/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
 import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { MachineRegistry } from '../../runtime/inspect/index.js';
-import { allMachines } from '../../actors/index.js';
+import { createActor, fromPromise } from 'xstate';
+import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
 import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
 import { createAuthenticator } from '../../gateway/auth/index.js';
 import { hubMethods, httpHandlers } from '../../gateway/a2a/index.js';
@@ -20,6 +21,7 @@ import {
   ConnectionRegistry,
   FrameRouter,
   Presence,
+  QueueService,
   TaskIndexWriter,
   TaskService,
   createTaskLister,
@@ -51,6 +53,7 @@ export interface Hub {
   readonly registry: MachineRegistry;
   readonly tasks: TaskService;
   readonly presence: Presence;
+  readonly queues: QueueService;
   /** Graceful stop: stop accepting, finish in-flight work, hand partitions over, close connections. */
   stop(): Promise<void>;
 }
@@ -93,7 +96,11 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     metrics,
     registry,
   });
-  for (const m of allMachines) host.define(m.id, m);
+  host.define('task', taskMachine);
+  // Queue and cleanup actors are not hosted (their durable state is the queued messages themselves);
+  // registered for /debug/machines and machines:export.
+  registry.register(queueMachine);
+  registry.register(cleanupMachine);
   registry.register(agentWorkerMachine);
   host.start();
 
@@ -161,8 +168,20 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log.child({ component: 'frames' })
   );
   frames.start();
+  const queues = new QueueService({
+    bus,
+    partitions: config.partitions,
+    config: config.queue,
+    log: log.child({ component: 'queues' }),
+    metrics,
+    isOnline: (agentId) => presence.isOnline(agentId),
+  });
+  queues.start();
+  presence.onChange((agentId, entry) => queues.presenceChanged(agentId, entry !== undefined));
   const tasks = new TaskService({
     host,
+    queues,
+    httpTimeoutMs: config.httpAgentTimeoutMs,
     bus,
     directory,
     presence,
@@ -187,11 +206,18 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions: config.partitions,
     lockInactiveMs: config.lockInactiveMs,
     tickMs: config.heartbeatMs,
-    handler: host,
+    handler: composeHandlers(host, queues),
     log: log.child({ component: 'partitions' }),
     metrics,
   });
   partitions.start();
+  const cleanup = createActor(
+    cleanupMachine.provide({
+      actors: { runCleanup: fromPromise(() => queues.cleanup()) },
+      delays: { untilNextRun: () => msUntilNextRun(Date.now(), config.queue.cleanupAtMinute) },
+    }),
+    { systemId: 'queueCleanup' }
+  ).start();
 
   const health = async (): Promise<HealthReport> => {
     const [nats, pg] = await Promise.all([
@@ -218,10 +244,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         machineIds: () => registry.ids(),
         machineDefinition: (id) => registry.definition(id),
         actorSnapshot: (systemId) => host.lookup(systemId),
+        queue: async (agentId) => {
+          const agent = await directory.get(agentId);
+          return agent ? queues.inspect(agent.tenantId, agent.id) : undefined;
+        },
         cluster: () =>
           Promise.resolve({
             ...partitions.view(),
             actors: host.localSummary(),
+            queues: queues.localSummary(),
+            cleanup: cleanup.getSnapshot().context,
             connections: conns.size,
             pools: pools.map((p) => ({ agentId: p.agentId, ...p.stats() })),
           }),
@@ -272,11 +304,13 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       }
       await gateway.drain(Math.floor(config.shutdownTimeoutMs / 2));
       await Promise.all(pools.map((p) => p.stop()));
+      cleanup.stop();
       await membership.drain();
       await partitions.stop();
       host.stop();
       await taskIndex.flush();
       frames.stop();
+      queues.stop();
       presence.stop();
       directory.stop();
       keyRevocations.unsubscribe();
@@ -300,6 +334,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     registry,
     tasks,
     presence,
+    queues,
     stop,
   };
 }

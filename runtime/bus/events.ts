@@ -32,7 +32,12 @@ export interface HubEventData {
   'message.sent': MessageRef;
   'message.delivered': MessageRef & { deliveryMethod: 'websocket' | 'http' };
   'message.received': MessageRef;
-  'message.failed': MessageRef & { error: string };
+  /** taskId/contextId are null when no task was created (x-ttl 0 to an offline recipient). */
+  'message.failed': Omit<MessageRef, 'taskId' | 'contextId'> & {
+    taskId: string | null;
+    contextId: string | null;
+    error: string;
+  };
   'credits.low_balance': { currentBalance: number; threshold: number; currency: string };
   'credits.purchased': { amount: number; currency: string; balance: number };
 }

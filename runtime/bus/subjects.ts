@@ -38,6 +38,12 @@ export const subjects = {
   actorSnapshot: (label: string, kind: string, id: string) =>
     `hubd.${label}.s.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
   actorSnapshotsAll: (label: string) => `hubd.${label}.s.>`,
+  /** One queued message (many per subject; FIFO by stream sequence), in the recipient tenant's partition. */
+  queuedMessage: (label: string, tenantId: string, recipientId: string, senderId: string) =>
+    `hubd.${label}.q.${assertToken(tenantId, 'tenant id')}.${assertToken(recipientId, 'agent id')}.${assertToken(senderId, 'agent id')}`,
+  queuedAll: (label: string) => `hubd.${label}.q.>`,
+  /** Broadcast by a queue's owner when a recipient's backlog appears or empties. */
+  queueBacklog: 'hub.queue.backlog',
 
   locksAll: 'hub.lock.>',
   partitionLock: (label: string) => `hub.lock.p${label}`,

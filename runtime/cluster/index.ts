@@ -8,3 +8,4 @@ export {
   type PartitionManagerOptions,
   type HandoverReason,
 } from './partition-manager.js';
+export { composeHandlers } from './handlers.js';

@@ -36,6 +36,15 @@ describe('loadConfig defaults', () => {
       debugEnabled: true,
       wsHighWaterBytes: 262144,
       wsOutboxFrames: 1000,
+      httpAgentTimeoutMs: 30_000,
+      queue: {
+        drainPerSecond: 10,
+        httpRetryMs: 300_000,
+        busyRetryMs: 5_000,
+        cleanupAtMinute: 0,
+        senderMaxPending: 50,
+        tenantMaxPending: 10_000,
+      },
     });
   });
 
@@ -87,6 +96,10 @@ describe('loadConfig values', () => {
     expect(loadConfig({ DEBUG_ENABLED: 'yes' }).debugEnabled).toBe(true);
   });
 
+  it('reads the daily cleanup time as minutes after midnight UTC', () => {
+    expect(loadConfig({ QUEUE_CLEANUP_AT: '03:30' }).queue.cleanupAtMinute).toBe(210);
+  });
+
   it('derives PUBLIC_URL from PORT when unset', () => {
     expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://127.0.0.1:9000');
   });
@@ -119,6 +132,13 @@ const BAD_VALUES: Record<string, string[]> = {
   DEBUG_ENABLED: ['maybe', '2'],
   WS_HIGH_WATER_BYTES: ['0', '256k'],
   WS_OUTBOX_FRAMES: ['-1', 'lots'],
+  HTTP_AGENT_TIMEOUT_MS: ['0', '30s'],
+  QUEUE_DRAIN_PER_SECOND: ['0', '1001', '2.5'],
+  QUEUE_HTTP_RETRY_MS: ['0', '5min'],
+  QUEUE_BUSY_RETRY_MS: ['-1'],
+  QUEUE_CLEANUP_AT: ['24:00', '0:00', 'midnight', '12:60'],
+  QUEUE_SENDER_MAX_PENDING: ['0'],
+  QUEUE_TENANT_MAX_PENDING: ['ten thousand'],
 };
 
 describe('loadConfig rejects bad values', () => {

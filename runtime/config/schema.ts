@@ -49,6 +49,23 @@ export const ConfigSchema = z.object({
   WS_HIGH_WATER_BYTES: positiveInt.default(256 * 1024),
   /** Frames an agent's outbox holds before deliveries to it answer "busy". */
   WS_OUTBOX_FRAMES: positiveInt.default(1000),
+  /** How long an HTTP agent may take to answer a delivery (decisions.md §3: 30 s). */
+  HTTP_AGENT_TIMEOUT_MS: positiveInt.default(30_000),
+  /** Queued messages delivered per second to a recipient that comes online (spec: 10). */
+  QUEUE_DRAIN_PER_SECOND: positiveInt.max(1000).default(10),
+  /** Pause between delivery attempts to an HTTP agent that did not answer (spec: 5 minutes). */
+  QUEUE_HTTP_RETRY_MS: positiveInt.default(300_000),
+  /** Pause before retrying a connected WebSocket agent whose socket is backed up. */
+  QUEUE_BUSY_RETRY_MS: positiveInt.default(5_000),
+  /** Time of day (UTC, HH:MM) of the daily cleanup of expired queued messages. */
+  QUEUE_CLEANUP_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC), e.g. 00:00')
+    .default('00:00'),
+  /** Pending messages one sender may hold for one recipient (spec: 50). */
+  QUEUE_SENDER_MAX_PENDING: positiveInt.default(50),
+  /** Pending messages all recipients of one tenant may hold (spec: 10,000). */
+  QUEUE_TENANT_MAX_PENDING: positiveInt.default(10_000),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -73,6 +90,18 @@ export interface Config {
   readonly debugEnabled: boolean;
   readonly wsHighWaterBytes: number;
   readonly wsOutboxFrames: number;
+  readonly httpAgentTimeoutMs: number;
+  readonly queue: QueueConfig;
+}
+
+export interface QueueConfig {
+  readonly drainPerSecond: number;
+  readonly httpRetryMs: number;
+  readonly busyRetryMs: number;
+  /** Minutes after 00:00 UTC at which the daily cleanup runs. */
+  readonly cleanupAtMinute: number;
+  readonly senderMaxPending: number;
+  readonly tenantMaxPending: number;
 }
 
 /** Names of settings whose values never reach a log line. */
@@ -99,5 +128,19 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     debugEnabled: env.DEBUG_ENABLED,
     wsHighWaterBytes: env.WS_HIGH_WATER_BYTES,
     wsOutboxFrames: env.WS_OUTBOX_FRAMES,
+    httpAgentTimeoutMs: env.HTTP_AGENT_TIMEOUT_MS,
+    queue: Object.freeze({
+      drainPerSecond: env.QUEUE_DRAIN_PER_SECOND,
+      httpRetryMs: env.QUEUE_HTTP_RETRY_MS,
+      busyRetryMs: env.QUEUE_BUSY_RETRY_MS,
+      cleanupAtMinute: minutesOfDay(env.QUEUE_CLEANUP_AT),
+      senderMaxPending: env.QUEUE_SENDER_MAX_PENDING,
+      tenantMaxPending: env.QUEUE_TENANT_MAX_PENDING,
+    }),
   });
+}
+
+function minutesOfDay(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h! * 60 + m!;
 }

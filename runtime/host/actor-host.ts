@@ -2,7 +2,7 @@
 // partition log on activation, persists every state change, and routes events to the owner of an
 // actor's partition wherever it runs (locally, or by a NATS request to the owner).
 import { createActor, type AnyActorRef, type AnyStateMachine, type EventObject } from 'xstate';
-import { RequestError, TimeoutError, type Subscription } from '@nats-io/nats-core';
+import type { Subscription } from '@nats-io/nats-core';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import {
   decodeJson,
@@ -13,17 +13,11 @@ import {
   type Bus,
 } from '../bus/index.js';
 import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
-import {
-  HubError,
-  UnavailableError,
-  ensureHubError,
-  fromWire,
-  toWire,
-  type WireError,
-} from '../errors/index.js';
+import { HubError, UnavailableError, ensureHubError, toWire } from '../errors/index.js';
 import type { MachineRegistry } from '../inspect/index.js';
 import type { Logger } from '../log/index.js';
 import type { HubMetrics } from '../metrics/index.js';
+import { callOwner, type OwnerReply } from './owner-rpc.js';
 import { ActorStore, type Persisted, type StoredActor } from './actor-store.js';
 
 export interface ActorAddress {
@@ -91,7 +85,7 @@ type Request = {
   /** Answer before the change is durable; write it within this many ms (merged with later ones). */
   lingerMs?: number;
 };
-type Reply = { ok: true; result: SendResult | null } | { ok: false; error: WireError };
+type Reply = OwnerReply<SendResult | null>;
 
 const key = (kind: string, id: string) => `${kind}:${id}`;
 
@@ -260,39 +254,10 @@ export class ActorHost implements PartitionHandler {
     }
   }
 
-  private async route(partition: number, req: Request): Promise<SendResult | null> {
-    const deadline = Date.now() + (this.o.handoverWaitMs ?? 20_000);
-    const label = partitionLabel(partition, this.o.partitions);
-    const subject = subjects.partitionRequest(label, 'actor');
-    let payload: Uint8Array | undefined;
-    for (let attempt = 0; ; attempt++) {
-      if (this.parts.has(partition)) {
-        const r = await this.serve(req, partition);
-        if (r.ok) return r.result;
-        throw fromWire(r.error);
-      }
-      try {
-        payload ??= encodeJson(req);
-        const msg = await this.o.bus.nc.request(subject, payload, {
-          timeout: this.o.requestTimeoutMs ?? 10_000,
-        });
-        const r = decodeJson<Reply>(msg.data);
-        if (r.ok) return r.result;
-        const err = fromWire(r.error);
-        if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
-      } catch (err) {
-        const transient =
-          (err instanceof RequestError && err.isNoResponders()) || err instanceof TimeoutError;
-        if (!transient && !(err instanceof HubError && err.code === 'UNAVAILABLE')) throw err;
-        if (Date.now() > deadline) {
-          throw new UnavailableError(`partition ${label} has no owner right now`, err);
-        }
-      }
-      // Jittered backoff while the partition moves between nodes.
-      await new Promise((r) =>
-        setTimeout(r, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()))
-      );
-    }
+  private route(partition: number, req: Request): Promise<SendResult | null> {
+    return callOwner<SendResult | null>(this.o, partition, 'actor', req, () =>
+      this.parts.has(partition) ? this.serve(req, partition) : undefined
+    );
   }
 
   private async serve(req: Request, partition: number): Promise<Reply> {

@@ -11,6 +11,10 @@ export interface HubMetrics {
   readonly partitionsOwned: Gauge;
   readonly actorsActive: Gauge<'kind'>;
   readonly partitionHandovers: Counter<'reason'>;
+  readonly queuePending: Gauge<'recipient'>;
+  readonly queueTenantPending: Gauge<'tenant'>;
+  /** Run `fn` before each scrape (gauges read from in-memory state). */
+  onCollect(fn: () => void): void;
 }
 
 export function createMetrics(
@@ -24,8 +28,32 @@ export function createMetrics(
   const buckets = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
   ];
+  const collectors: Array<() => void> = [];
+  let collectedAt = -1;
+  // One scrape reads every metric; the collectors run once per scrape, whichever gauge asks first.
+  const collect = () => {
+    const now = Date.now();
+    if (now - collectedAt < 50) return;
+    collectedAt = now;
+    for (const fn of collectors) fn();
+  };
   return {
     registry,
+    onCollect: (fn) => collectors.push(fn),
+    queuePending: new Gauge({
+      name: 'burrow_queue_pending',
+      help: 'Queued messages per recipient, reported by the node owning the queue',
+      labelNames: ['recipient'],
+      registers: [registry],
+      collect,
+    }),
+    queueTenantPending: new Gauge({
+      name: 'burrow_queue_tenant_pending',
+      help: 'Queued (and being queued) messages per recipient tenant, by the owning node',
+      labelNames: ['tenant'],
+      registers: [registry],
+      collect,
+    }),
     httpRequests: new Counter({
       name: 'burrow_http_requests_total',
       help: 'HTTP requests answered, by method, route and status',

@@ -18,6 +18,8 @@ export interface AgentAnswer {
   message?: Message;
   statusText?: string;
   artifacts: Artifact[];
+  /** A standard A2A server's own task id (see Task.remoteTaskId). */
+  remoteTaskId?: string;
 }
 
 export type InvokeReply = { ok: true; answer: AgentAnswer } | { ok: false; error: string };

@@ -82,6 +82,11 @@ export interface Task {
   status: TaskStatus;
   messages: Message[];
   artifacts: Artifact[];
+  /**
+   * The recipient's own id for this task, when it is a standard A2A server (it owns its task ids):
+   * a continuation is sent with it so the server resumes its task instead of starting a new one.
+   */
+  remoteTaskId?: string;
   /** What the sender asked for (acceptedOutputModes, historyLength, x-ttl …), kept for delivery. */
   configuration?: Record<string, unknown>;
   events: TaskEventRecord[];

@@ -4,41 +4,71 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { roundTrip } from './round-trip.js';
+import { queueBench } from './queue.js';
 
 const out = resolve(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-const r = await roundTrip();
-const rows = [
-  ['target', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors'],
-  [
-    'Burrow hub → WS echo agent',
-    fmt(r.hub.throughput, 0),
-    fmt(r.hub.p50),
-    fmt(r.hub.p90),
-    fmt(r.hub.p99),
-    fmt(r.hub.max),
-    String(r.hub.errors),
-  ],
-  [
-    '@a2a-js/sdk express (in-memory)',
-    fmt(r.reference.throughput, 0),
-    fmt(r.reference.p50),
-    fmt(r.reference.p90),
-    fmt(r.reference.p99),
-    fmt(r.reference.max),
-    String(r.reference.errors),
-  ],
-];
-process.stdout.write(
-  `\nRound trips, blocking SendMessage, 50 concurrent senders (${cpus().length} cores)\n`
-);
-for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
-process.stdout.write(
-  `throughput ratio hub/reference: ${fmt(r.ratio, 2)}× (target ≥ 4×, p99 ≤ 25 ms); durable tasks indexed: ${r.durableTasks} of ${r.hub.requests + r.hub.errors}+ sent\n`
-);
-writeFileSync(
-  resolve(out, 'round-trip.json'),
-  JSON.stringify({ at: new Date().toISOString(), ...r }, null, 2)
-);
+// BENCH_ONLY=round-trip|queue runs one of them.
+const only = process.env.BENCH_ONLY;
+if (!only || only === 'round-trip') await roundTripReport();
+if (!only || only === 'queue') await queueReport();
+
+async function roundTripReport() {
+  const r = await roundTrip();
+  const rows = [
+    ['target', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors'],
+    [
+      'Burrow hub → WS echo agent',
+      fmt(r.hub.throughput, 0),
+      fmt(r.hub.p50),
+      fmt(r.hub.p90),
+      fmt(r.hub.p99),
+      fmt(r.hub.max),
+      String(r.hub.errors),
+    ],
+    [
+      '@a2a-js/sdk express (in-memory)',
+      fmt(r.reference.throughput, 0),
+      fmt(r.reference.p50),
+      fmt(r.reference.p90),
+      fmt(r.reference.p99),
+      fmt(r.reference.max),
+      String(r.reference.errors),
+    ],
+  ];
+  process.stdout.write(
+    `\nRound trips, blocking SendMessage, 50 concurrent senders (${cpus().length} cores)\n`
+  );
+  for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
+  process.stdout.write(
+    `throughput ratio hub/reference: ${fmt(r.ratio, 2)}× (target ≥ 4×, p99 ≤ 25 ms); durable tasks indexed: ${r.durableTasks} of ${r.hub.requests + r.hub.errors}+ sent\n`
+  );
+  writeFileSync(
+    resolve(out, 'round-trip.json'),
+    JSON.stringify({ at: new Date().toISOString(), ...r }, null, 2)
+  );
+}
+
+async function queueReport() {
+  const q = await queueBench();
+  const e = q.enqueueHttp;
+  const d = q.drain;
+  const m = q.pending100k;
+  const lines = [
+    `\nOffline queues (${cpus().length} cores)`,
+    `| measure | value |`,
+    `| enqueue, HTTP SendMessage to offline agents, 50 concurrent | ${fmt(e.throughput, 0)} msg/s (p50 ${fmt(e.p50)} ms, p99 ${fmt(e.p99)} ms, ${e.errors} errors) |`,
+    `| enqueue, queue layer (admit + durable append + index), 256 in flight | ${fmt(q.enqueueLayer.throughput, 0)} msg/s |`,
+    `| drain, ${d.recipients} recipients reconnecting at once, first ${d.messagesEach} messages each | per-recipient rate min ${fmt(d.ratePerRecipient.min, 2)} / p10 ${fmt(d.ratePerRecipient.p10, 2)} / median ${fmt(d.ratePerRecipient.median, 2)} / p90 ${fmt(d.ratePerRecipient.p90, 2)} / max ${fmt(d.ratePerRecipient.max, 2)} msg/s; ${d.withinTenPercent} of ${d.recipients} within 10/s ± 10% |`,
+    `| first queued message after welcome | median ${fmt(d.firstMessageAfterWelcomeMs.median)} ms, p99 ${fmt(d.firstMessageAfterWelcomeMs.p99)} ms |`,
+    `| ${m.messages} pending: hub heap per message | ${fmt(m.heapBytesPerMessage, 0)} bytes |`,
+    `| ${m.messages} pending: index rebuild (sum over partitions) / whole takeover by a new node | ${fmt(m.rebuildMs, 0)} ms / ${fmt(m.takeoverMs, 0)} ms |`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(
+    resolve(out, 'queue.json'),
+    JSON.stringify({ at: new Date().toISOString(), ...q }, null, 2)
+  );
+}

@@ -27,6 +27,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   sdk = await startSdkEchoServer({
     replyPrefix: 'sdk agent heard: ',
+    askForInputWhen: /^which one\?/,
     onRequest: (version, params) => received.push({ version, params }),
   });
   agentUrl = sdk.url;
@@ -65,6 +66,34 @@ afterAll(async () => {
 });
 
 describe('a standard A2A server as an HTTP agent', () => {
+  it('continues its own task on the next turn (input-required, then completed)', async () => {
+    const first = await rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('which one? the red or the blue'),
+      configuration: { agentId: ids.sdk, blocking: true },
+    });
+    expect(first.error).toBeUndefined();
+    const task = first.result as { id: string; status: { state: string } };
+    expect(task.status.state).toBe('input-required');
+    const firstCall = received.at(-1)!.params as { message: { taskId?: string } };
+    // The hub's own task id never reaches the server on a new task.
+    expect(firstCall.message.taskId).toBeUndefined();
+
+    const second = await rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('the blue one'),
+      configuration: { taskId: task.id, blocking: true },
+    });
+    expect(second.error).toBeUndefined();
+    expect(second.result).toMatchObject({
+      id: task.id,
+      status: { state: 'completed' },
+      artifacts: [{ parts: [{ kind: 'text', text: 'sdk agent heard: the blue one' }] }],
+    });
+    // The continuation named the server's own task, which it resumed instead of starting anew.
+    const secondCall = received.at(-1)!.params as { message: { taskId?: string } };
+    expect(secondCall.message.taskId).toMatch(/.+/);
+    expect(secondCall.message.taskId).not.toBe(task.id);
+  });
+
   it('is called in A2A v1.0 and its task answer completes the hub task', async () => {
     const r = await rpc(hub.url, keys.alice, 'SendMessage', {
       message: text('hello standard world'),

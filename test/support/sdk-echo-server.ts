@@ -25,19 +25,39 @@ export interface SdkEchoOptions {
   port?: number;
   /** The artifact text is `${replyPrefix}${what was said}`. */
   replyPrefix?: string;
+  /** A new task whose text matches asks for input first (input-required); the next turn echoes. */
+  askForInputWhen?: RegExp;
   /** Sees every request's A2A-Version header and JSON-RPC params before the SDK does. */
   onRequest?: (version: string | undefined, params: Record<string, unknown>) => void;
 }
 
 const now = () => new Date().toISOString();
 
-function echoExecutor(replyPrefix: string): AgentExecutor {
+function echoExecutor(replyPrefix: string, askForInputWhen?: RegExp): AgentExecutor {
   return {
     execute: (ctx, bus) => {
       const said = ctx.userMessage.parts
         .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
         .join(' ');
       const base = { taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined };
+      if (askForInputWhen?.test(said) && !ctx.task) {
+        bus.publish(
+          AgentEvent.task({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: {
+              state: TaskState.TASK_STATE_INPUT_REQUIRED,
+              message: undefined,
+              timestamp: now(),
+            },
+            artifacts: [],
+            history: [ctx.userMessage],
+            metadata: {},
+          })
+        );
+        bus.finished();
+        return Promise.resolve();
+      }
       // The SDK's event types are its decoded protobuf forms; these literals fill what an echo
       // needs and leave the rest to the SDK's defaults.
       bus.publish(
@@ -124,7 +144,7 @@ export function startSdkEchoServer(opts: SdkEchoOptions = {}): Promise<SdkEchoSe
       const handler = new DefaultRequestHandler(
         card as never,
         new InMemoryTaskStore(),
-        echoExecutor(opts.replyPrefix ?? 'echo: ')
+        echoExecutor(opts.replyPrefix ?? 'echo: ', opts.askForInputWhen)
       );
       app.use(
         jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication })

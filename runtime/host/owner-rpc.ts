@@ -1,0 +1,82 @@
+// Requests to whichever node owns a partition: served in-process when this node owns it, else by a
+// NATS request on hub.p.<label>.<op>, retried with jittered backoff while the partition changes
+// owner. Errors cross the wire in the catalog's shape (toWire/fromWire).
+import { RequestError, TimeoutError } from '@nats-io/nats-core';
+import { decodeJson, encodeJson, partitionLabel, subjects, type Bus } from '../bus/index.js';
+import {
+  HubError,
+  UnavailableError,
+  ensureHubError,
+  fromWire,
+  toWire,
+  type WireError,
+} from '../errors/index.js';
+import type { Logger } from '../log/index.js';
+
+export type OwnerReply<R> = { ok: true; result: R } | { ok: false; error: WireError };
+
+export interface OwnerRpcOptions {
+  bus: Bus;
+  partitions: number;
+  /** How long a caller keeps retrying while a partition changes owner. */
+  handoverWaitMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/** Runs a handler and turns what it throws into a wire error (internal errors logged, not leaked). */
+export async function serveOwner<R>(fn: () => Promise<R> | R, log: Logger): Promise<OwnerReply<R>> {
+  try {
+    return { ok: true, result: await fn() };
+  } catch (err) {
+    const e = ensureHubError(err);
+    if (e.code === 'INTERNAL') log.error({ err }, 'partition request failed');
+    return { ok: false, error: toWire(e) };
+  }
+}
+
+/**
+ * Sends `req` to the owner of `partition`. `local` is asked before each attempt: when it returns a
+ * promise (this node owns the partition now) the request is served in-process without encoding.
+ */
+export async function callOwner<R>(
+  o: OwnerRpcOptions,
+  partition: number,
+  op: string,
+  req: unknown,
+  local: () => Promise<OwnerReply<R>> | undefined
+): Promise<R> {
+  const deadline = Date.now() + (o.handoverWaitMs ?? 20_000);
+  const subject = subjects.partitionRequest(partitionLabel(partition, o.partitions), op);
+  let payload: Uint8Array | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const here = local();
+    if (here) {
+      const r = await here;
+      if (r.ok) return r.result;
+      const err = fromWire(r.error);
+      if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
+    } else {
+      try {
+        payload ??= encodeJson(req);
+        const msg = await o.bus.nc.request(subject, payload, {
+          timeout: o.requestTimeoutMs ?? 10_000,
+        });
+        const r = decodeJson<OwnerReply<R>>(msg.data);
+        if (r.ok) return r.result;
+        const err = fromWire(r.error);
+        if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
+      } catch (err) {
+        const transient =
+          (err instanceof RequestError && err.isNoResponders()) || err instanceof TimeoutError;
+        if (!transient && !(err instanceof HubError && err.code === 'UNAVAILABLE')) throw err;
+        if (Date.now() > deadline) {
+          throw new UnavailableError(`partition ${partition} has no owner right now`, err);
+        }
+      }
+    }
+    // Jittered backoff while the partition moves between nodes.
+    await new Promise((r) =>
+      setTimeout(r, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()))
+    );
+  }
+}
