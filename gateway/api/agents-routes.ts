@@ -48,8 +48,9 @@ const ttlSeconds = intField(
 );
 
 /**
- * The offline-queue settings (issue 4). Extension point: issue 5 adds `tags`, `visibility`,
- * `category` and `description` by passing `{ ...queueSettingsFields, ...its own }` as `fields`.
+ * The offline-queue settings (issue 4). The directory's fields (`tags` with geocoded locations,
+ * `visibility`, `category`, `description`: gateway/discover) are added by the composition root,
+ * which passes `{ ...queueSettingsFields, ...directorySettingsFields(geocoder) }` as `fields`.
  */
 export const queueSettingsFields: Readonly<Record<string, SettingsField>> = Object.freeze({
   queue_max_pending: (v: unknown) => ({ queueMaxPending: maxPending(v) }),

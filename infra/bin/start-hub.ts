@@ -30,7 +30,13 @@ import { wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
 import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
 import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
-import { agentSettingsRoutes } from '../../gateway/api/agents-routes.js';
+import { agentSettingsRoutes, queueSettingsFields } from '../../gateway/api/agents-routes.js';
+import {
+  directorySettingsFields,
+  discoverRoutes,
+  UsageCounts,
+} from '../../gateway/discover/index.js';
+import { createGeocoder } from '../geo/index.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import {
   contextPeer,
@@ -274,7 +280,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),
-        agentSettingsRoutes({ sql, auth, directory }),
+        agentSettingsRoutes({
+          sql,
+          auth,
+          directory,
+          fields: {
+            ...queueSettingsFields,
+            ...directorySettingsFields(createGeocoder(config.geocoder)),
+          },
+        }),
+        discoverRoutes({ sql, auth, usage: new UsageCounts(sql) }),
         (table) => {
           const body = JSON.stringify(jwks);
           table.add({

@@ -1,6 +1,7 @@
 // Fetching an HTTP agent's card at registration: GET <url>/.well-known/agent.json (interface-spec
 // "Endpoints an HTTP (webhook) agent exposes"). Failures name the URL so the operator can fix it.
 import { HubError } from '../../runtime/errors/index.js';
+import { AgentCardInput } from '../../runtime/protocol/index.js';
 
 export interface FetchCardOptions {
   timeoutMs: number;
@@ -56,6 +57,17 @@ export async function fetchAgentCard(url: string, opts: FetchCardOptions): Promi
   }
   if (typeof card !== 'object' || card === null || Array.isArray(card)) {
     throw fail('the answer is not a JSON object');
+  }
+  // The card is stored as the agent sent it; it must still carry the fields the spec requires.
+  const checked = AgentCardInput.safeParse(card);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const field = issue.path.join('.') || '(card)';
+    throw new HubError(
+      'UNPROCESSABLE',
+      `the agent card at ${cardUrl} is not valid: ${field} ${issue.message}`,
+      { data: { field: `card.${field}`, url: cardUrl } }
+    );
   }
   return card;
 }

@@ -12,3 +12,38 @@ export {
 export * from './repos/index.js';
 export { upsertTasks, listTasksFor, contextPeer, type TaskListQuery } from './repos/tasks.repo.js';
 export { loadSigningKeys } from './repos/signing-keys.repo.js';
+export {
+  DirectorySorts,
+  listCategories,
+  refreshAgentUsage,
+  searchAgents,
+  USAGE_REFRESH_LOCK_KEY,
+  type DirectoryCategory,
+  type DirectoryPage,
+  type DirectorySearch,
+  type DirectorySort,
+} from './repos/discover-search.repo.js';
+export {
+  DETAIL_REVIEWS,
+  getAgentDetail,
+  getDirectoryAgent,
+  type AgentDetail,
+  type AgentStats,
+  type Review,
+} from './repos/discover-detail.repo.js';
+export type { DirectoryAgent, Viewer } from './repos/discover-view.js';
+export {
+  EARTH_RADIUS_KM,
+  listAgentLocations,
+  nearbyAgents,
+  type AgentLocation,
+  type AgentLocationInput,
+  type NearbyAgent,
+  type NearbySearch,
+} from './repos/locations.repo.js';
+export {
+  rateAgent,
+  RatingLimits,
+  type RatingInput,
+  type RatingResult,
+} from './repos/ratings.repo.js';

@@ -45,6 +45,7 @@ describe('loadConfig defaults', () => {
         senderMaxPending: 50,
         tenantMaxPending: 10_000,
       },
+      geocoder: { url: undefined, timeoutMs: 5_000 },
     });
   });
 
@@ -110,6 +111,17 @@ describe('loadConfig values', () => {
   });
 });
 
+describe('loadConfig geocoder', () => {
+  it('uses a Nominatim-compatible service only when GEOCODER_URL is set', () => {
+    const config = loadConfig({
+      GEOCODER_URL: 'http://127.0.0.1:8088/nominatim',
+      GEOCODER_TIMEOUT_MS: '1500',
+    });
+    expect(config.geocoder).toEqual({ url: 'http://127.0.0.1:8088/nominatim', timeoutMs: 1500 });
+    expect(Object.isFrozen(config.geocoder)).toBe(true);
+  });
+});
+
 // Variables whose every non-empty value is valid.
 const ANY_VALUE = new Set(['HOST']);
 
@@ -139,6 +151,8 @@ const BAD_VALUES: Record<string, string[]> = {
   QUEUE_CLEANUP_AT: ['24:00', '0:00', 'midnight', '12:60'],
   QUEUE_SENDER_MAX_PENDING: ['0'],
   QUEUE_TENANT_MAX_PENDING: ['ten thousand'],
+  GEOCODER_URL: ['nominatim.example.org', 'ftp://geo.example.org'],
+  GEOCODER_TIMEOUT_MS: ['0', '5s'],
 };
 
 describe('loadConfig rejects bad values', () => {

@@ -1,2 +1,2 @@
 export { loadConfig, redactedConfig, ConfigError } from './load.js';
-export { ConfigSchema, type Config, type QueueConfig } from './schema.js';
+export { ConfigSchema, type Config, type GeocoderSettings, type QueueConfig } from './schema.js';

@@ -66,6 +66,10 @@ export const ConfigSchema = z.object({
   QUEUE_SENDER_MAX_PENDING: positiveInt.default(50),
   /** Pending messages all recipients of one tenant may hold (spec: 10,000). */
   QUEUE_TENANT_MAX_PENDING: positiveInt.default(10_000),
+  /** A Nominatim-compatible geocoding service; unset: the built-in offline gazetteer. */
+  GEOCODER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** How long a geocoding request may take before PATCH answers 503. */
+  GEOCODER_TIMEOUT_MS: positiveInt.default(5_000),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -92,6 +96,13 @@ export interface Config {
   readonly wsOutboxFrames: number;
   readonly httpAgentTimeoutMs: number;
   readonly queue: QueueConfig;
+  readonly geocoder: GeocoderSettings;
+}
+
+export interface GeocoderSettings {
+  /** Base URL of a Nominatim-compatible service, or undefined for the offline gazetteer. */
+  readonly url: string | undefined;
+  readonly timeoutMs: number;
 }
 
 export interface QueueConfig {
@@ -137,6 +148,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
       senderMaxPending: env.QUEUE_SENDER_MAX_PENDING,
       tenantMaxPending: env.QUEUE_TENANT_MAX_PENDING,
     }),
+    geocoder: Object.freeze({ url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS }),
   });
 }
 

@@ -5,15 +5,17 @@ import { resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { roundTrip } from './round-trip.js';
 import { queueBench } from './queue.js';
+import { discoverBench } from './discover.js';
 
 const out = resolve(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-// BENCH_ONLY=round-trip|queue runs one of them.
+// BENCH_ONLY=round-trip|queue|discover runs one of them.
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'round-trip') await roundTripReport();
 if (!only || only === 'queue') await queueReport();
+if (!only || only === 'discover') await discoverReport();
 
 async function roundTripReport() {
   const r = await roundTrip();
@@ -70,5 +72,24 @@ async function queueReport() {
   writeFileSync(
     resolve(out, 'queue.json'),
     JSON.stringify({ at: new Date().toISOString(), ...q }, null, 2)
+  );
+}
+
+async function discoverReport() {
+  const d = await discoverBench();
+  const row = (name: string, l: (typeof d)['search']) =>
+    `| ${name} | ${fmt(l.throughput, 0)} | ${fmt(l.p50, 2)} | ${fmt(l.p90, 2)} | ${fmt(l.p99, 2)} | ${fmt(l.max, 1)} | ${l.errors} | ${fmt(l.meanMatches, 0)} |`;
+  const lines = [
+    `\nDirectory, ${d.agents} agents (${d.locations} locations; seeded in ${fmt(d.seedSeconds, 0)} s), ${d.concurrency} concurrent clients (${cpus().length} cores)`,
+    '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
+    row('PostgreSQL `SELECT 1` round trip (postgres.js)', d.selectOne),
+    row('GET /api/discover/agents, q (often misspelt) + two filters', d.search),
+    row('GET /api/discover/agents/nearby, radius 5-50 km', d.nearby),
+    `target: p99 ≤ 15 ms for search and nearby`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(
+    resolve(out, 'discover.json'),
+    JSON.stringify({ at: new Date().toISOString(), ...d }, null, 2)
   );
 }

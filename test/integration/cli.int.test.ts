@@ -80,6 +80,10 @@ beforeAll(async () => {
     if (req.url === '/agent/.well-known/agent.json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(CARD));
+    } else if (req.url === '/noversion/.well-known/agent.json') {
+      const { version: _v, ...card } = CARD;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(card));
     } else {
       res.writeHead(404).end();
     }
@@ -197,6 +201,25 @@ describe('burrow CLI', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/tenant "no-such-org" not found/);
+  });
+
+  it('exits 1 naming the missing card field, and creates nothing', async () => {
+    const before = await burrow(['agents', 'list', '--tenant', tenantId, '--json']);
+    const r = await burrow([
+      'agents',
+      'create',
+      '--tenant',
+      tenantId,
+      '--name',
+      'No Version',
+      '--url',
+      `${cardBase}/noversion`,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${cardBase}/noversion/.well-known/agent.json`);
+    expect(r.stderr).toMatch(/version/);
+    const after = await burrow(['agents', 'list', '--tenant', tenantId, '--json']);
+    expect(after.stdout).toBe(before.stdout);
   });
 
   it('exits 1 naming the card URL when the card cannot be fetched, and creates nothing', async () => {

@@ -3,6 +3,11 @@
 import { HubError, InvalidParamsError } from '../../../runtime/errors/index.js';
 import { insertApiKey, revokeAgentKeys } from './api-keys.repo.js';
 import { newAgentId, newWebhookSecret } from './keys.js';
+import {
+  pruneAgentLocations,
+  replaceAgentLocations,
+  type AgentLocationInput,
+} from './locations.repo.js';
 import { agentNotFound, tenantNotFound } from './not-found.js';
 import { OFFICIAL_TENANT } from './official-tenant.js';
 import {
@@ -86,6 +91,11 @@ export interface AgentSettingsPatch {
   category?: string | null;
   description?: string;
   tags?: string[];
+  /**
+   * The geocoded `location:` tags of `tags` (which must then be set too). Without it, setting
+   * `tags` keeps the stored locations whose tag remains and drops the others.
+   */
+  locations?: AgentLocationInput[];
 }
 
 /** Row as selected: the card travels as text (see AGENT_COLUMNS). */
@@ -264,21 +274,35 @@ export async function updateAgentSettings(
   }
   if (patch.tags !== undefined) set('tags', jsonText(validateTags(patch.tags)), '::text::jsonb');
 
+  if (patch.locations !== undefined && patch.tags === undefined) {
+    throw new InvalidParamsError('tags', 'locations are set together with the tags');
+  }
+
   if (sets.length === 0) {
     const agent = await getAgent(sql, id);
     if (!agent) throw agentNotFound(id);
     return agent;
   }
   // Column names are fixed strings above; every value is a parameter.
-  const [row] = await sql.unsafe<AgentRow[]>(
-    `update agents set ${sets.join(', ')}, updated_at = now()
-     where id = $1 and deleted_at is null
-     returning ${AGENT_COLUMNS}`,
-    params,
-    { prepare: true }
-  );
-  if (!row) throw agentNotFound(id);
-  return toRecord(row);
+  const update = async (q: Queryable): Promise<AgentRecord> => {
+    const [row] = await q.unsafe<AgentRow[]>(
+      `update agents set ${sets.join(', ')}, updated_at = now()
+       where id = $1 and deleted_at is null
+       returning ${AGENT_COLUMNS}`,
+      params,
+      { prepare: true }
+    );
+    if (!row) throw agentNotFound(id);
+    return toRecord(row);
+  };
+  if (patch.tags === undefined) return update(sql);
+  // Tags and their geocoded locations change together or not at all.
+  return inTransaction(sql, async (tx) => {
+    const agent = await update(tx);
+    if (patch.locations !== undefined) await replaceAgentLocations(tx, id, patch.locations);
+    else await pruneAgentLocations(tx, id, agent.tags);
+    return agent;
+  });
 }
 
 /**

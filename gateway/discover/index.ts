@@ -1,0 +1,20 @@
+// The discovery directory (issue 5): REST routes, their parameter parsing, the directory's fields
+// of PATCH /api/agents/:agentId, and the popularity recount.
+export { discoverRoutes, type DiscoverRoutesDeps } from './routes.js';
+export {
+  directorySettingsFields,
+  geocodeTags,
+  readTags,
+  LOCATION_PREFIX,
+} from './settings-fields.js';
+export {
+  DiscoverLimits,
+  parseNearby,
+  parseRate,
+  parseSearch,
+  queryValues,
+  queryWords,
+  type SearchRequest,
+} from './params.js';
+export { UsageCounts } from './usage.js';
+export type { GeocodedPlace, Geocoder } from './geocoder.js';

@@ -1,0 +1,356 @@
+// The discovery directory through a running hub (its geocoder a local Nominatim-like server): the
+// REST endpoints and their errors, official agents in the directory, statistics from real tasks,
+// ratings, PATCH of tags with geocoding, and a WebSocket agent's update_card reaching the search.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { testHubConfig, until } from '../support/test-hub.js';
+import { connectWsAgent } from '../support/ws-agent.js';
+import { rpc, text } from '../support/rpc.js';
+import { silentLogger } from '../../runtime/log/index.js';
+import { startHub, type Hub } from '../../infra/bin/start-hub.js';
+import { createAgent, createTenant, issueAdminKey } from '../../infra/db/index.js';
+import { startNominatimServer, type NominatimServer } from '../support/nominatim-server.js';
+
+let nats: NatsServerHandle;
+let db: TestDatabase;
+let hub: Hub;
+let geo: NominatimServer;
+const keys: Record<string, string> = {};
+const ids: Record<string, string> = {};
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown> & {
+    error?: { code: string; message: string; details?: Record<string, unknown> };
+  };
+}
+
+async function call(
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  key?: string,
+  body?: unknown
+): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key !== undefined) headers.authorization = `Bearer ${key}`;
+  const res = await fetch(`${hub.url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Answer['body'] };
+}
+
+const agentIds = (a: Answer) => (a.body.agents as Array<{ id: string }>).map((x) => x.id);
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  geo = await startNominatimServer({
+    lyon: {
+      lat: 45.764,
+      lng: 4.8357,
+      displayName: 'Lyon, Auvergne-Rhône-Alpes, France',
+      country: 'FR',
+    },
+    'villeurbanne, france': {
+      lat: 45.7719,
+      lng: 4.8902,
+      displayName: 'Villeurbanne, France',
+      country: 'FR',
+    },
+  });
+  hub = await startHub(
+    testHubConfig(nats, db, {
+      PARTITIONS: '4',
+      GEOCODER_URL: geo.url,
+      GEOCODER_TIMEOUT_MS: '1000',
+    }),
+    silentLogger
+  );
+  const acme = await createTenant(hub.sql, { name: 'Acme' });
+  const other = await createTenant(hub.sql, { name: 'Other Org', verified: true });
+  const add = async (name: string, tenantId: string, extra: Record<string, unknown> = {}) => {
+    const created = await createAgent(hub.sql, { tenantId, name, ...extra });
+    keys[name] = created.apiKey;
+    ids[name] = created.agent.id;
+  };
+  await add('alice', acme.id, {
+    description: 'Books kayak tours',
+    category: 'Travel',
+    visibility: 'public',
+  });
+  await add('bob', acme.id, { description: 'Private helper', category: 'Travel' });
+  await add('carol', other.id, { description: 'Secret recipes', category: 'Food' });
+  await add('dave', other.id, {
+    description: 'Public baker',
+    category: 'Food',
+    visibility: 'public',
+  });
+  keys.acmeAdmin = (await issueAdminKey(hub.sql, acme.id)).key;
+});
+
+afterAll(async () => {
+  await hub?.stop();
+  await geo?.close();
+  await nats?.close();
+  await db?.drop();
+});
+
+describe('official agents', () => {
+  it('appear in the directory with their card, category and tags', async () => {
+    const r = await call('GET', '/api/discover/agents?q=ech');
+    expect(r.status).toBe(200);
+    expect(r.body.agents).toEqual([
+      expect.objectContaining({
+        id: 'agent-echo-official',
+        name: 'Echo',
+        category: 'utilities',
+        tags: ['echo', 'ping', 'testing', 'latency'],
+        tenantName: 'Burrow',
+      }),
+    ]);
+    const detail = await call('GET', '/api/discover/agents/agent-echo-official');
+    expect(detail.body.agent).toMatchObject({
+      id: 'agent-echo-official',
+      agentCard: { name: 'Echo', skills: [{ id: 'echo' }, { id: 'ping' }] },
+    });
+    const byTag = await call('GET', '/api/discover/agents?skillTag=latency&verified=true');
+    expect(agentIds(byTag)).toEqual(['agent-echo-official']);
+    const cats = await call('GET', '/api/discover/categories');
+    expect(cats.body.categories).toContainEqual({ name: 'utilities', count: 1 });
+  });
+});
+
+describe('search over HTTP', () => {
+  it('answers agents, count and offset; a key adds its tenant’s private agents', async () => {
+    const anon = await call('GET', '/api/discover/agents?category=travel');
+    expect(anon.body).toMatchObject({ count: 1, offset: 0 });
+    expect(agentIds(anon)).toEqual([ids.alice]);
+    const own = await call('GET', '/api/discover/agents?category=travel&sort=recent', keys.alice);
+    expect(agentIds(own).sort()).toEqual([ids.alice, ids.bob].sort());
+    const theirs = await call('GET', '/api/discover/agents?category=food', keys.alice);
+    expect(agentIds(theirs)).toEqual([ids.dave]);
+    const paged = await call(
+      'GET',
+      '/api/discover/agents?limit=1&offset=1&sort=recent',
+      keys.alice
+    );
+    expect(paged.body).toMatchObject({ offset: 1 });
+    expect(agentIds(paged)).toHaveLength(1);
+  });
+
+  it('scope=tenant needs a key and returns every agent of the tenant', async () => {
+    const none = await call('GET', '/api/discover/agents?scope=tenant');
+    expect(none.status).toBe(401);
+    const mine = await call('GET', '/api/discover/agents?scope=tenant&limit=1', keys.acmeAdmin);
+    expect(agentIds(mine).sort()).toEqual([ids.alice, ids.bob].sort());
+    expect(mine.body.count).toBe(2);
+  });
+
+  it('refuses bad parameters with 400 naming them, and a bad key with 401', async () => {
+    for (const [query, field] of [
+      ['limit=51', 'limit'],
+      ['offset=-1', 'offset'],
+      ['sort=cheapest', 'sort'],
+      ['verified=maybe', 'verified'],
+      ['country=ZZ', 'country'],
+      ['contentMode=pdf', 'contentMode'],
+      ['colour=red', 'colour'],
+    ] as const) {
+      const r = await call('GET', `/api/discover/agents?${query}`);
+      expect(r.status, query).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'INVALID_PARAMS', details: { field } });
+      expect(r.body.error?.message).toContain(field);
+    }
+    const badKey = await call('GET', '/api/discover/agents', 'bk_' + 'x'.repeat(43));
+    expect(badKey.status).toBe(401);
+  });
+});
+
+describe('detail, statistics and ratings', () => {
+  it('computes statistics from the tasks the agent really handled, and sorts by popularity', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await rpc(hub.url, keys.alice, 'SendMessage', {
+        message: text(`hello ${i}`),
+        configuration: { agentId: 'echo', blocking: true },
+      });
+      expect((r.result as { status?: { state?: string } }).status?.state).toBe('completed');
+    }
+    // The task index is written in batches just after each change.
+    await until(async () => {
+      const d = await call('GET', '/api/discover/agents/agent-echo-official');
+      const stats = (d.body.agent as { stats: { totalMessages: number } }).stats;
+      return stats.totalMessages === 3;
+    });
+    const d = await call('GET', '/api/discover/agents/agent-echo-official');
+    const stats = (d.body.agent as { stats: Record<string, number> }).stats;
+    expect(stats).toMatchObject({ totalMessages: 3, successRate: 1, ratingCount: 0 });
+    expect(stats.avgResponseTime).toBeGreaterThanOrEqual(0);
+    expect(stats.avgResponseTime).toBeLessThan(10_000);
+    const popular = await call('GET', '/api/discover/agents?sort=popular');
+    expect(agentIds(popular)[0]).toBe('agent-echo-official');
+  });
+
+  it('rates with an agent key: one rating per rater, never its own tenant', async () => {
+    const path = `/api/discover/agents/${ids.dave}/rate`;
+    expect((await call('POST', path, undefined, { rating: 5 })).status).toBe(401);
+    const first = await call('POST', path, keys.alice, { rating: 2, review: 'stale bread' });
+    expect(first).toEqual({ status: 200, body: { success: true, avgRating: 2, ratingCount: 1 } });
+    const again = await call('POST', path, keys.alice, { rating: 4, review: 'better' });
+    expect(again.body).toEqual({ success: true, avgRating: 4, ratingCount: 1 });
+    const bob = await call('POST', path, keys.bob, { rating: 5, review: 'great' });
+    expect(bob.body).toEqual({ success: true, avgRating: 4.5, ratingCount: 2 });
+
+    const own = await call('POST', path, keys.carol, { rating: 5, review: 'mine' });
+    expect([own.status, own.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    const admin = await call('POST', path, keys.acmeAdmin, { rating: 5 });
+    expect(admin.status).toBe(403);
+    const hidden = await call('POST', `/api/discover/agents/${ids.carol}/rate`, keys.alice, {
+      rating: 5,
+    });
+    expect([hidden.status, hidden.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+    const bad = await call('POST', path, keys.alice, { rating: 6 });
+    expect([bad.status, bad.body.error?.details?.field]).toEqual([400, 'rating']);
+
+    const detail = await call('GET', `/api/discover/agents/${ids.dave}`);
+    expect(detail.body.reviews).toEqual([
+      { rating: 5, review: 'great', created_at: expect.any(Number), reviewer_name: 'bob' },
+      { rating: 4, review: 'better', created_at: expect.any(Number), reviewer_name: 'alice' },
+    ]);
+    const sorted = await call('GET', '/api/discover/agents?sort=rating');
+    expect(agentIds(sorted)[0]).toBe(ids.dave);
+  });
+
+  it('answers 404 for private agents of other tenants on every endpoint', async () => {
+    for (const path of [
+      `/api/discover/agents/${ids.carol}`,
+      `/api/discover/agents/${ids.carol}/locations`,
+      '/api/discover/agents/agent-000000000000',
+    ]) {
+      const r = await call('GET', path, keys.alice);
+      expect([r.status, r.body.error?.code], path).toEqual([404, 'NOT_FOUND']);
+    }
+    expect((await call('GET', `/api/discover/agents/${ids.carol}`, keys.dave)).status).toBe(200);
+  });
+});
+
+describe('settings, locations and nearby', () => {
+  it('geocodes location tags on PATCH and finds the agent nearby', async () => {
+    const r = await call('PATCH', `/api/agents/${ids.alice}`, keys.alice, {
+      tags: '["kayak","location:Lyon","location:Villeurbanne, France"]',
+      description: 'Kayak tours on the Rhône',
+      category: 'Outdoors',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      tags: ['kayak', 'location:Lyon', 'location:Villeurbanne, France'],
+      category: 'Outdoors',
+    });
+    const locations = await call('GET', `/api/discover/agents/${ids.alice}/locations`);
+    expect(locations.body.locations).toEqual([
+      {
+        tag: 'location:Lyon',
+        lat: 45.764,
+        lng: 4.8357,
+        displayName: 'Lyon, Auvergne-Rhône-Alpes, France',
+        country: 'FR',
+        visibility: 'public',
+      },
+      expect.objectContaining({ tag: 'location:Villeurbanne, France', country: 'FR' }),
+    ]);
+    const near = await call('GET', '/api/discover/agents/nearby?lat=45.77&lng=4.89&radius=2');
+    expect(near.body).toMatchObject({
+      center: { lat: 45.77, lng: 4.89 },
+      radius: 2,
+      count: 1,
+      offset: 0,
+    });
+    expect(near.body.agents).toEqual([
+      expect.objectContaining({
+        id: ids.alice,
+        location: { name: 'Villeurbanne, France', lat: 45.7719, lng: 4.8902, country: 'FR' },
+        distance: expect.any(Number),
+      }),
+    ]);
+    const found = await call(
+      'GET',
+      '/api/discover/agents?q=kayk%20rhone&country=fr&category=outdoors'
+    );
+    expect(agentIds(found)).toEqual([ids.alice]);
+  });
+
+  it('answers 422 naming an address it cannot geocode, and saves nothing', async () => {
+    const r = await call('PATCH', `/api/agents/${ids.alice}`, keys.alice, {
+      tags: '["location:Atlantis Under The Sea"]',
+      visibility: 'private',
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({
+      code: 'UNPROCESSABLE',
+      details: { field: 'tags', tag: 'location:Atlantis Under The Sea' },
+    });
+    const after = await call('GET', `/api/agents/${ids.alice}`, keys.alice);
+    expect(after.body).toMatchObject({
+      visibility: 'public',
+      tags: ['kayak', 'location:Lyon', 'location:Villeurbanne, France'],
+    });
+    const bad = await call('PATCH', `/api/agents/${ids.alice}`, keys.alice, {
+      visibility: 'everyone',
+    });
+    expect([bad.status, bad.body.error?.details?.field]).toEqual([400, 'visibility']);
+  });
+
+  it('validates nearby parameters and never shows private agents of others', async () => {
+    for (const [query, field] of [
+      ['lng=4', 'lat'],
+      ['lat=91&lng=4', 'lat'],
+      ['lat=45&lng=4&radius=501', 'radius'],
+      ['lat=45&lng=4&limit=0', 'limit'],
+    ] as const) {
+      const r = await call('GET', `/api/discover/agents/nearby?${query}`);
+      expect([r.status, r.body.error?.details?.field], query).toEqual([400, field]);
+    }
+    await call('PATCH', `/api/agents/${ids.carol}`, keys.carol, { tags: ['location:Lyon'] });
+    const anon = await call('GET', '/api/discover/agents/nearby?lat=45.764&lng=4.8357');
+    expect(agentIds(anon)).toEqual([ids.alice]);
+    const sameTenant = await call(
+      'GET',
+      '/api/discover/agents/nearby?lat=45.764&lng=4.8357',
+      keys.dave
+    );
+    expect(agentIds(sameTenant).sort()).toEqual([ids.alice, ids.carol].sort());
+  });
+});
+
+describe('WebSocket agents', () => {
+  it("update_card refreshes the agent's directory entry", async () => {
+    const ws = await connectWsAgent(hub.url, keys.alice);
+    try {
+      ws.send({
+        type: 'update_card',
+        agentCard: {
+          name: 'alice',
+          description: 'Kayak tours',
+          url: 'ws://alice',
+          version: '2.0.0',
+          capabilities: { streaming: false, pushNotifications: false },
+          defaultInputModes: ['text/plain'],
+          defaultOutputModes: ['application/geo+json'],
+          skills: [{ id: 'book', name: 'Book', description: 'Books a tour', tags: ['paddling'] }],
+        },
+      });
+      await ws.next('card_updated');
+      const bySkill = await call(
+        'GET',
+        '/api/discover/agents?skillTag=paddling&contentMode=application/geo%2Bjson'
+      );
+      expect(agentIds(bySkill)).toEqual([ids.alice]);
+      const detail = await call('GET', `/api/discover/agents/${ids.alice}`);
+      expect(detail.body.agent).toMatchObject({ agentCard: { version: '2.0.0' } });
+    } finally {
+      await ws.close();
+    }
+  });
+});
