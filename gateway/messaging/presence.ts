@@ -88,12 +88,25 @@ export class Presence {
     });
   }
 
-  /** Forget every entry of nodes that are no longer members (run by survivors after a crash). */
+  /**
+   * Forget every entry of nodes that are no longer members (run by survivors after a crash). The
+   * bucket is read again first: the agent may have reconnected elsewhere since this node's copy
+   * was taken, and that newer entry must survive.
+   */
   async sweep(): Promise<number> {
     const live = new Set(this.o.liveNodes());
     let n = 0;
-    for (const [agentId, e] of this.entries) {
+    for (const [agentId, e] of [...this.entries]) {
       if (live.has(e.nodeId)) continue;
+      const current = await this.kv.get(presenceKey(agentId)).catch(() => null);
+      if (current && current.operation === 'PUT') {
+        const now = decodeJson<PresenceEntry>(current.value);
+        if (live.has(now.nodeId)) {
+          this.entries.set(agentId, now);
+          continue;
+        }
+      }
+      if (this.entries.get(agentId) !== e) continue;
       this.entries.delete(agentId);
       await this.kv.delete(presenceKey(agentId)).catch(() => undefined);
       this.emit(agentId, undefined);

@@ -145,6 +145,8 @@ export interface QueueServiceOptions {
   isOnline(agentId: string): boolean;
   now?: () => number;
   handoverWaitMs?: number;
+  /** How often idle queues of connected recipients are checked (default 5 s). */
+  watchdogMs?: number;
 }
 
 export class QueueService implements PartitionHandler {
@@ -152,6 +154,7 @@ export class QueueService implements PartitionHandler {
   /** Recipients with queued messages, cluster-wide (owners broadcast changes). */
   private readonly backlog = new Set<string>();
   private backlogSub: Subscription | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
   private delegate: QueueDelegate | undefined;
   private readonly machine: typeof queueMachine;
   private readonly now: () => number;
@@ -180,6 +183,23 @@ export class QueueService implements PartitionHandler {
   }
 
   start(): void {
+    // Safety net: a connected WebSocket recipient whose queue sits idle with messages (a missed
+    // presence change) is woken. Cheap: only recipients with queued messages have actors.
+    this.watchdog = setInterval(() => {
+      for (const qp of this.parts.values()) {
+        for (const [recipientId, a] of qp.actors) {
+          if (
+            a.getSnapshot().value === 'idle' &&
+            qp.transports.get(recipientId) === 'websocket' &&
+            qp.index.queuedFor(recipientId) > 0 &&
+            this.o.isOnline(recipientId)
+          ) {
+            a.send({ type: 'recipient.online' });
+          }
+        }
+      }
+    }, this.o.watchdogMs ?? 5000);
+    this.watchdog.unref();
     this.backlogSub = this.o.bus.nc.subscribe(subjects.queueBacklog, {
       callback: (_err, msg) => {
         const b = decodeJson<{ recipientId: string; backlog: boolean }>(msg.data);
@@ -190,6 +210,7 @@ export class QueueService implements PartitionHandler {
   }
 
   stop(): void {
+    clearInterval(this.watchdog);
     this.backlogSub?.unsubscribe();
   }
 
@@ -515,7 +536,13 @@ export class QueueService implements PartitionHandler {
       const body = await this.readBody(qp, head.seq);
       const outcome = body ? await this.need().deliverQueued(head, body.message) : 'gone';
       if (outcome === 'busy' || outcome === 'offline') {
-        return { outcome, reason: `recipient ${outcome}`, expired };
+        // A socket that vanished while presence still names one (being replaced, or presence
+        // lagging) is retried like a busy one: no presence change may come to wake the queue.
+        const stillThere =
+          outcome === 'offline' &&
+          input.transport === 'websocket' &&
+          this.o.isOnline(input.recipientId);
+        return { outcome: stillThere ? 'busy' : outcome, reason: `recipient ${outcome}`, expired };
       }
       // Delivered (or no longer wanted): it leaves the index now and the log once deleted. A crash
       // in between delivers it again after the restart, with the same messageId.

@@ -346,7 +346,9 @@ export class TaskService implements QueueDelegate {
     const outcome = await this.attempt(task, message, recipient);
     switch (outcome.kind) {
       case 'pushed':
-        await this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
+        // Durable before the queue deletes its record: a crash in between must not leave a
+        // delivered message's task in `submitted` with nothing left to move it.
+        await this.event(addr, { type: 'task.start', at: this.now() });
         return 'delivered';
       case 'answered':
         await this.applyAnswer(addr, recipient.id, outcome.answer);

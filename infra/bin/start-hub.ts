@@ -160,7 +160,15 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   // holds the older socket closes it, so frames never go to a connection the agent abandoned.
   presence.onChange((agentId, entry) => {
     const local = conns.get(agentId);
-    if (!local || !entry) return;
+    if (!local) return;
+    if (!entry) {
+      // Our agent's entry was deleted while its socket is open here (a sweep that raced its
+      // reconnect): put it back, or every node would treat the agent as offline.
+      presence
+        .connected(agentId, local.connId)
+        .catch((err: unknown) => log.warn({ err, agentId }, 'presence re-register failed'));
+      return;
+    }
     if (entry.nodeId === config.nodeId && entry.connId === local.connId) return;
     log.debug({ agentId, old: local.connId, now: entry }, 'closing a replaced agent socket');
     conns.remove(local);
@@ -277,6 +285,8 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           sql,
           log: log.child({ component: 'ws' }),
           limits: { highWaterBytes: config.wsHighWaterBytes, outboxFrames: config.wsOutboxFrames },
+          // Queues owned here wake at once; other owners learn it from the presence bucket.
+          onOnline: (agentId) => queues.presenceChanged(agentId, true),
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),
