@@ -133,7 +133,22 @@ interface QueuePartition {
   live: boolean;
   /** How long the index rebuild took at activation. */
   rebuildMs: number;
+  /**
+   * Encoded bodies of messages appended by this owner, so a delivery needs no read from the log
+   * (a log read per message was the drain's bottleneck). Bounded by bodyBytes; entries rebuilt
+   * after a takeover, or beyond the bound, are read from the log.
+   */
+  bodies: Map<number, Uint8Array>;
+  bodyBytes: number;
+  /** Per recipient: the highest delivered sequence not yet purged from the log, and whether a purge runs. */
+  acks: Map<string, { tenantId: string; upTo: number; running: boolean }>;
 }
+
+/** Queue deliveries one node runs at once (each is a few log writes and a socket write). */
+const MAX_DELIVERIES_IN_FLIGHT = 256;
+
+/** In-memory bodies per partition (beyond it, bodies are read back from the log). */
+const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 export interface QueueServiceOptions {
   bus: Bus;
@@ -155,6 +170,8 @@ export class QueueService implements PartitionHandler {
   private readonly backlog = new Set<string>();
   private backlogSub: Subscription | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
   private delegate: QueueDelegate | undefined;
   private readonly machine: typeof queueMachine;
   private readonly now: () => number;
@@ -301,6 +318,9 @@ export class QueueService implements PartitionHandler {
       sub: undefined as never,
       live: true,
       rebuildMs,
+      bodies: new Map(),
+      bodyBytes: 0,
+      acks: new Map(),
     };
     qp.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'queue'), {
       callback: (_err, msg) => {
@@ -388,13 +408,14 @@ export class QueueService implements PartitionHandler {
         expiresAt: r.expiresAt,
       };
       if (!qp.live) throw new UnavailableError('queue partition moved');
-      const seq = await qp.log.append(
-        queueSubject(qp.label, entry),
-        { message: r.message } satisfies QueuedBody,
-        {
-          headers: queueHeaders(entry),
-        }
-      );
+      const body = encodeJson({ message: r.message } satisfies QueuedBody);
+      const seq = await qp.log.append(queueSubject(qp.label, entry), body, {
+        headers: queueHeaders(entry),
+      });
+      if (qp.bodyBytes + body.byteLength <= BODY_CACHE_BYTES) {
+        qp.bodies.set(seq, body);
+        qp.bodyBytes += body.byteLength;
+      }
       qp.index.add({ ...entry, seq });
     } catch (err) {
       qp.index.release(r.key);
@@ -435,6 +456,7 @@ export class QueueService implements PartitionHandler {
 
   private async purge(qp: QueuePartition, recipientId: string, taskId: string): Promise<number> {
     const removed = qp.index.purgeTask(taskId);
+    for (const e of removed) this.forget(qp, e.seq);
     await Promise.all(removed.map((e) => this.deleteFromLog(qp, e.seq)));
     if (removed.length > 0) {
       qp.actors.get(recipientId)?.send({ type: 'queue.purged', count: removed.length });
@@ -517,8 +539,28 @@ export class QueueService implements PartitionHandler {
     this.o.bus.nc.publish(subjects.queueBacklog, encodeJson({ recipientId, backlog }));
   }
 
-  /** The queue actor's deliverHead: the oldest unexpired message, delivered once. */
+  /**
+   * The queue actor's deliverHead, through a per-node bound on deliveries in flight: when many
+   * recipients drain at once (a node restart, 1,000 agents reconnecting), unbounded concurrency
+   * overloads the log until writes time out and partitions change hands; bounded, every queue
+   * gets its fair share and the pacing stretches instead.
+   */
   private async deliverHead(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
+    if (this.inFlight >= MAX_DELIVERIES_IN_FLIGHT) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.inFlight++;
+    }
+    try {
+      return await this.deliverHeadNow(input);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight--;
+    }
+  }
+
+  private async deliverHeadNow(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
     const qp = [...this.parts.values()].find((p) => p.actors.has(input.recipientId));
     if (!qp) return { outcome: 'empty' };
     let expired = 0;
@@ -546,8 +588,8 @@ export class QueueService implements PartitionHandler {
       }
       // Delivered (or no longer wanted): it leaves the index now and the log once deleted. A crash
       // in between delivers it again after the restart, with the same messageId.
-      qp.index.remove(head.seq);
-      await this.deleteFromLog(qp, head.seq);
+      this.forget(qp, head.seq);
+      this.acknowledge(qp, head);
       if (outcome === 'delivered') {
         return { outcome: 'delivered', seq: head.seq, expired, tookMs: this.now() - started };
       }
@@ -556,7 +598,8 @@ export class QueueService implements PartitionHandler {
 
   /** Removes an expired message and fails its task; false when it was already gone. */
   private async expire(qp: QueuePartition, e: QueueEntry): Promise<boolean> {
-    if (!qp.index.remove(e.seq)) return false;
+    if (!qp.index.get(e.seq)) return false;
+    this.forget(qp, e.seq);
     await this.deleteFromLog(qp, e.seq);
     await this.need()
       .expired(e)
@@ -567,6 +610,8 @@ export class QueueService implements PartitionHandler {
   }
 
   private async readBody(qp: QueuePartition, seq: number): Promise<QueuedBody | undefined> {
+    const cached = qp.bodies.get(seq);
+    if (cached) return decodeJson<QueuedBody>(cached);
     try {
       const m = await this.o.bus.jsm.streams.getMessage(qp.log.stream, { seq });
       return m ? m.json<QueuedBody>() : undefined;
@@ -574,6 +619,50 @@ export class QueueService implements PartitionHandler {
       if (/no message found|not found/i.test(String((err as Error).message))) return undefined;
       throw err;
     }
+  }
+
+  private forget(qp: QueuePartition, seq: number): void {
+    qp.index.remove(seq);
+    const b = qp.bodies.get(seq);
+    if (b) {
+      qp.bodies.delete(seq);
+      qp.bodyBytes -= b.byteLength;
+    }
+  }
+
+  /**
+   * A delivered head leaves the log by a purge of the recipient's records below the next
+   * sequence: everything older of that recipient is delivered, expired or purged already (FIFO).
+   * Purges are not awaited by the drain and coalesce while one runs, so a busy log takes one call
+   * for many deliveries. A crash before the purge lands delivers those messages again after the
+   * restart (same messageId): the window between delivery and acknowledgement.
+   */
+  private acknowledge(qp: QueuePartition, e: QueueEntry): void {
+    let a = qp.acks.get(e.recipientId);
+    if (!a) qp.acks.set(e.recipientId, (a = { tenantId: e.tenantId, upTo: 0, running: false }));
+    a.upTo = Math.max(a.upTo, e.seq);
+    if (a.running) return;
+    const run = (): void => {
+      a.running = true;
+      // A message of this recipient still being appended may get a lower sequence than one
+      // already delivered (pipelined writes); the purge waits until none is in flight.
+      if (qp.index.pendingFor(e.recipientId) > qp.index.queuedFor(e.recipientId)) {
+        setTimeout(() => (qp.live ? run() : undefined), 20);
+        return;
+      }
+      const upTo = a.upTo;
+      qp.log
+        .purgeBelow(subjects.queuedForRecipient(qp.label, a.tenantId, e.recipientId), upTo + 1)
+        .catch((err: unknown) =>
+          this.o.log.warn({ err, partition: qp.label }, 'delivered messages not purged yet')
+        )
+        .finally(() => {
+          a.running = false;
+          if (a.upTo > upTo && qp.live) run();
+          else if (qp.acks.get(e.recipientId) === a) qp.acks.delete(e.recipientId);
+        });
+    };
+    run();
   }
 
   private async deleteFromLog(qp: QueuePartition, seq: number): Promise<void> {

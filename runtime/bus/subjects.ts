@@ -42,6 +42,9 @@ export const subjects = {
   queuedMessage: (label: string, tenantId: string, recipientId: string, senderId: string) =>
     `hubd.${label}.q.${assertToken(tenantId, 'tenant id')}.${assertToken(recipientId, 'agent id')}.${assertToken(senderId, 'agent id')}`,
   queuedAll: (label: string) => `hubd.${label}.q.>`,
+  /** Every queued message of one recipient (any sender). */
+  queuedForRecipient: (label: string, tenantId: string, recipientId: string) =>
+    `hubd.${label}.q.${assertToken(tenantId, 'tenant id')}.${assertToken(recipientId, 'agent id')}.*`,
   /** Broadcast by a queue's owner when a recipient's backlog appears or empties. */
   queueBacklog: 'hub.queue.backlog',
 

@@ -92,6 +92,14 @@ export class PartitionLog {
     }
   }
 
+  /**
+   * Removes every message on `filter` below sequence `below` (one call for many records). Like
+   * deletes, a purge does not move the stream's last sequence.
+   */
+  async purgeBelow(filter: string, below: number): Promise<void> {
+    await this.bus.jsm.streams.purge(this.stream, { filter, seq: below });
+  }
+
   /** Deletes do not move the stream's last sequence, so they need no fencing arithmetic. */
   async delete(seq: number): Promise<void> {
     await this.bus.jsm.streams.deleteMessage(this.stream, seq, false);

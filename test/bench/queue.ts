@@ -17,6 +17,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 1000);
 const PENDING = Number(process.env.BENCH_PENDING ?? 100_000);
+/** Messages each reconnecting recipient drains in the pacing measurement. */
+const DRAIN_EACH = Number(process.env.BENCH_DRAIN_EACH ?? 10);
 
 export interface QueueBenchReport {
   enqueueHttp: LoadResult;
@@ -51,7 +53,11 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
       DATABASE_URL: db.url,
       LOG_LEVEL: 'warn',
       QUEUE_TENANT_MAX_PENDING: '1000000',
+      // The benchmark measures the hub, not the per-key rate limit.
+      RATE_LIMIT_PER_MINUTE: '1000000',
     },
+    // e.g. HUB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the hub under load.
+    ...(process.env.HUB_NODE_ARGS ? { nodeArgs: process.env.HUB_NODE_ARGS.split(' ') } : {}),
   });
   const sql = createDb(db.url, { max: 4 });
   const sockets: WebSocket[] = [];
@@ -85,6 +91,37 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
       ok: (status, body) => status === 200 && body.includes('"state":"submitted"'),
     });
 
+    // Top up (untimed) so every recipient holds at least DRAIN_EACH messages.
+    const have = Math.floor(enqueueHttp.requests / RECIPIENTS);
+    let topUp = Math.max(0, DRAIN_EACH - have) * RECIPIENTS;
+    let k = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (topUp-- > 0) {
+          const i = k++;
+          await fetch(`${hub.url}/a2a`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${sender.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: i,
+              method: 'SendMessage',
+              params: {
+                message: {
+                  role: 'user',
+                  messageId: randomUUID(),
+                  parts: [{ kind: 'text', text: `t${i}` }],
+                },
+                configuration: { agentId: recipients[i % RECIPIENTS]!.agent.id },
+              },
+            }),
+          }).then((r) => r.text());
+        }
+      })
+    );
     // Every recipient now holds about the same number of messages; all reconnect at once.
     const arrivals = new Map<string, number[]>();
     const welcomed = new Map<string, number>();
@@ -110,8 +147,7 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
           })
       )
     );
-    const messagesEach = Math.floor(enqueueHttp.requests / RECIPIENTS);
-    const want = Math.min(messagesEach, 20);
+    const want = DRAIN_EACH;
     await until(() => [...arrivals.values()].every((t) => t.length >= want), 120_000).catch(
       () => undefined
     );
