@@ -10,6 +10,7 @@ import { readBody } from './body.js';
 import { Exchange, writeReply } from './exchange.js';
 import type { InFlight } from './in-flight.js';
 import { jsonReply, restErrorReply, type Reply } from './reply.js';
+import { withReplyHeaders } from './reply-headers.js';
 import {
   methodLabel,
   paramNames,
@@ -153,21 +154,27 @@ export class RouteTable {
     started: number
   ): void {
     this.opts.inFlight.enter();
+    // Headers added during the request (rate-limit headers) join whatever reply answers it.
+    const extra: Record<string, string> = {};
+    const withExtra = (reply: Reply): Reply => {
+      for (const _ in extra) return { ...reply, headers: { ...reply.headers, ...extra } };
+      return reply;
+    };
     let out: Reply | Promise<Reply>;
     try {
-      out = handler(request);
+      out = withReplyHeaders(extra, () => handler(request));
     } catch (err) {
       out = restErrorReply(err, request.requestId, this.opts.log);
     }
     if (!isPromise(out)) {
-      this.finish(exchange, request.method, route, out, started);
+      this.finish(exchange, request.method, route, withExtra(out), started);
       return;
     }
     out.then(
-      (reply) => this.finish(exchange, request.method, route, reply, started),
+      (reply) => this.finish(exchange, request.method, route, withExtra(reply), started),
       (err: unknown) => {
         const reply = restErrorReply(err, request.requestId, this.opts.log);
-        this.finish(exchange, request.method, route, reply, started);
+        this.finish(exchange, request.method, route, withExtra(reply), started);
       }
     );
   }

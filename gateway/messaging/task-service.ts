@@ -131,7 +131,11 @@ export class TaskService implements QueueDelegate {
     };
     input.message.taskId = input.id;
     const key = `${sender.agentId}:${req.message.messageId}`;
-    if (queue && this.o.queues) return this.sendQueued(input, partition, key, recipient, req);
+    if (queue && this.o.queues) {
+      const queued = await this.sendQueued(input, partition, key, recipient, req);
+      this.reportMessage('message.sent', queued);
+      return queued;
+    }
     const created = await this.o.host.send({ kind: 'task', id: input.id, partition }, undefined, {
       input,
       key,
@@ -139,6 +143,7 @@ export class TaskService implements QueueDelegate {
     const task = created.view.context as Task;
     // A repeat of a message already accepted: the same task, delivered once.
     if (!created.created) return task;
+    this.reportMessage('message.sent', task);
 
     const addr = { kind: 'task', id: task.id, partition };
     if (!req.blocking) {
@@ -177,6 +182,7 @@ export class TaskService implements QueueDelegate {
       message,
     } satisfies TaskEvent);
     const task = r.view.context as Task;
+    this.reportMessage('message.sent', task);
     const recipient = await this.o.directory.get(task.recipientId);
     if (!recipient) return this.fail(addr, 'recipient agent no longer exists');
     if (!req.blocking) {
@@ -315,6 +321,51 @@ export class TaskService implements QueueDelegate {
     );
   }
 
+  /**
+   * message.sent (sender's account) or message.received (recipient's account), fire and forget.
+   * The event id is derived from the task, so a repeated publish of the same fact is stored once.
+   */
+  private reportMessage(event: 'message.sent' | 'message.received', task: Task): void {
+    const tenantId = event === 'message.sent' ? task.senderTenantId : task.recipientTenantId;
+    const data = {
+      taskId: task.id,
+      contextId: task.contextId,
+      from: task.senderId,
+      to: task.recipientId,
+    };
+    const id = `${event}:${task.id}:${task.messages.length}`;
+    publishEvent(this.o.bus, { tenantId, event, data, id }).catch((err: unknown) =>
+      this.o.log.warn({ err, taskId: task.id }, `${event} event not stored`)
+    );
+  }
+
+  /** After an attempt reached the recipient: message.delivered (sender), .received (recipient). */
+  private reportDelivered(
+    task: Task,
+    deliveryMethod: 'websocket' | 'http',
+    outcome: DeliveryOutcome
+  ): DeliveryOutcome {
+    if (outcome.kind === 'pushed' || outcome.kind === 'answered') {
+      const data = {
+        taskId: task.id,
+        contextId: task.contextId,
+        from: task.senderId,
+        to: task.recipientId,
+        deliveryMethod,
+      };
+      publishEvent(this.o.bus, {
+        tenantId: task.senderTenantId,
+        event: 'message.delivered',
+        data,
+        id: `message.delivered:${task.id}:${task.messages.length}`,
+      }).catch((err: unknown) =>
+        this.o.log.warn({ err, taskId: task.id }, 'message.delivered event not stored')
+      );
+      this.reportMessage('message.received', task);
+    }
+    return outcome;
+  }
+
   // ---- QueueDelegate ------------------------------------------------------------------------------
 
   async transportOf(recipientId: string): Promise<QueueTransport> {
@@ -439,9 +490,13 @@ export class TaskService implements QueueDelegate {
     };
     switch (recipient.transport) {
       case 'websocket':
-        return deliverWebSocket(this.o.frames, d);
+        return this.reportDelivered(task, 'websocket', await deliverWebSocket(this.o.frames, d));
       case 'http':
-        return deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 });
+        return this.reportDelivered(
+          task,
+          'http',
+          await deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 })
+        );
       case 'official':
         return deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
       default: {

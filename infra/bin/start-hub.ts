@@ -32,6 +32,16 @@ import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
 import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
 import { agentSettingsRoutes, queueSettingsFields } from '../../gateway/api/agents-routes.js';
 import {
+  agentsAdminRoutes,
+  alertsRoutes,
+  createOutboxRelay,
+  creditsRoutes,
+  usageRoutes,
+  webhooksRoutes,
+} from '../../gateway/manage/index.js';
+import { createWebhookDispatcher } from '../../gateway/webhooks/index.js';
+import { createRateLimiter, rateLimitedAuthenticator } from '../../gateway/ratelimit/index.js';
+import {
   directorySettingsFields,
   discoverRoutes,
   UsageCounts,
@@ -119,7 +129,22 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   });
   await membership.start();
 
-  const auth = createAuthenticator({ sql, log: log.child({ component: 'auth' }) });
+  const rateLimiter = createRateLimiter({
+    sql,
+    defaultLimit: config.rateLimitPerMinute,
+    log: log.child({ component: 'ratelimit' }),
+  });
+  rateLimiter.start();
+  const outboxRelay = createOutboxRelay({ sql, bus, log: log.child({ component: 'outbox' }) });
+  outboxRelay.start();
+  const webhooks = createWebhookDispatcher({ sql, log: log.child({ component: 'webhooks' }) });
+  await webhooks.start(bus);
+  // Every route authenticates through this one, so every authenticated request is counted.
+  const auth = rateLimitedAuthenticator(
+    createAuthenticator({ sql, log: log.child({ component: 'auth' }) }),
+    rateLimiter,
+    () => metrics.rateLimited.inc()
+  );
   const directory = new AgentDirectory(sql, bus);
   directory.start();
   directory.onChanged((agentId) => auth.invalidateAgent(agentId));
@@ -300,6 +325,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           },
         }),
         discoverRoutes({ sql, auth, usage: new UsageCounts(sql) }),
+        agentsAdminRoutes({ sql, auth, directory }),
+        creditsRoutes({ sql, auth, relay: outboxRelay }),
+        webhooksRoutes({ sql, auth }),
+        usageRoutes({ sql, auth }),
+        alertsRoutes({
+          sql,
+          auth,
+          isOnline: (agentId) => presence.isOnline(agentId),
+          defaultRateLimit: config.rateLimitPerMinute,
+        }),
         (table) => {
           const body = JSON.stringify(jwks);
           table.add({
@@ -340,6 +375,9 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       directory.stop();
       keyRevocations.unsubscribe();
       auth.close();
+      rateLimiter.stop();
+      await outboxRelay.stop();
+      await webhooks.stop();
       await membership.stop();
       gateway.close();
       await bus.close();

@@ -2,9 +2,11 @@
 // It knows nothing of configuration or process exit; infra/bin/burrow.ts wires and runs it.
 import { Command } from 'commander';
 import { registerAgentCommands } from './agents.js';
+import { registerCreditCommands } from './credits.js';
 import type { CliContext } from './context.js';
 import { registerKeyCommands } from './keys.js';
 import { registerTenantCommands } from './tenants.js';
+import { registerWebhookCommands } from './webhooks.js';
 
 /**
  * The program. Parse errors and --help throw a CommanderError (exitOverride) instead of exiting,
@@ -12,7 +14,9 @@ import { registerTenantCommands } from './tenants.js';
  */
 export function buildProgram(ctx: CliContext, version = '0.0.0'): Command {
   const program = new Command('burrow')
-    .description('Operate a Burrow hub: tenants, agents and API keys.')
+    .description(
+      'Operate a Burrow hub: tenants, agents, API keys, credits, webhooks and rate limits.'
+    )
     .version(version)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -23,5 +27,7 @@ export function buildProgram(ctx: CliContext, version = '0.0.0'): Command {
   registerTenantCommands(program, ctx);
   registerAgentCommands(program, ctx);
   registerKeyCommands(program, ctx);
+  registerCreditCommands(program, ctx);
+  registerWebhookCommands(program, ctx);
   return program;
 }

@@ -46,6 +46,7 @@ describe('loadConfig defaults', () => {
         tenantMaxPending: 10_000,
       },
       geocoder: { url: undefined, timeoutMs: 5_000 },
+      rateLimitPerMinute: 1200,
     });
   });
 
@@ -153,6 +154,7 @@ const BAD_VALUES: Record<string, string[]> = {
   QUEUE_TENANT_MAX_PENDING: ['ten thousand'],
   GEOCODER_URL: ['nominatim.example.org', 'ftp://geo.example.org'],
   GEOCODER_TIMEOUT_MS: ['0', '5s'],
+  RATE_LIMIT_PER_MINUTE: ['0', '1200/min', '1000001'],
 };
 
 describe('loadConfig rejects bad values', () => {

@@ -70,6 +70,8 @@ export const ConfigSchema = z.object({
   GEOCODER_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long a geocoding request may take before PATCH answers 503. */
   GEOCODER_TIMEOUT_MS: positiveInt.default(5_000),
+  /** Requests per minute per API key, across all nodes (decisions.md §7); a tenant may override. */
+  RATE_LIMIT_PER_MINUTE: positiveInt.max(1_000_000).default(1_200),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -97,6 +99,8 @@ export interface Config {
   readonly httpAgentTimeoutMs: number;
   readonly queue: QueueConfig;
   readonly geocoder: GeocoderSettings;
+  /** Default requests per minute per API key; tenants.rate_limit_per_minute overrides it. */
+  readonly rateLimitPerMinute: number;
 }
 
 export interface GeocoderSettings {
@@ -149,6 +153,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
       tenantMaxPending: env.QUEUE_TENANT_MAX_PENDING,
     }),
     geocoder: Object.freeze({ url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS }),
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
 }
 

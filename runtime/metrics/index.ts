@@ -13,6 +13,8 @@ export interface HubMetrics {
   readonly partitionHandovers: Counter<'reason'>;
   readonly queuePending: Gauge<'recipient'>;
   readonly queueTenantPending: Gauge<'tenant'>;
+  /** Requests refused by the per-key rate limit (429 / -32017). */
+  readonly rateLimited: Counter;
   /** Run `fn` before each scrape (gauges read from in-memory state). */
   onCollect(fn: () => void): void;
 }
@@ -53,6 +55,11 @@ export function createMetrics(
       labelNames: ['tenant'],
       registers: [registry],
       collect,
+    }),
+    rateLimited: new Counter({
+      name: 'burrow_rate_limited_total',
+      help: 'Requests refused by the per-API-key rate limit',
+      registers: [registry],
     }),
     httpRequests: new Counter({
       name: 'burrow_http_requests_total',

@@ -52,3 +52,47 @@ export {
   type OfficialAlias,
 } from './official.repo.js';
 export { OFFICIAL_TENANT } from './official-tenant.js';
+export {
+  hitRateLimit,
+  setTenantRateLimit,
+  sweepRateLimitWindows,
+  type RateLimitHit,
+} from './rate-limits.repo.js';
+export {
+  creditAmount,
+  debitCredits,
+  getCreditAccount,
+  listLedger,
+  MAX_CREDIT_AMOUNT,
+  purchaseCredits,
+  relayOutbox,
+  setLowBalanceThreshold,
+  type CreditAccount,
+  type CreditChange,
+  type LedgerEntry,
+  type OutboxEvent,
+} from './credits.repo.js';
+export {
+  claimDueDeliveries,
+  createWebhook,
+  deleteWebhook,
+  enqueueDeliveries,
+  getWebhook,
+  listWebhooks,
+  noteWebhookResult,
+  recordAttempt,
+  type CreatedWebhook,
+  type DueDelivery,
+  type Webhook,
+  type WebhookStatus,
+} from './webhooks.repo.js';
+export {
+  messageStats,
+  usageByDay,
+  type MessageStats,
+  type StatsDay,
+  type TopAgent,
+  type UsageDay,
+  type UsageScope,
+} from './usage.repo.js';
+export { rateLimitedKeys, tenantTraffic, type TenantTraffic } from './alerts.repo.js';

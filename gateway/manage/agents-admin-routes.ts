@@ -1,0 +1,187 @@
+// The tenant admin's agent management API (decisions.md §5): create, list, delete and rotate the
+// key of the tenant's agents. GET and PATCH of one agent live in gateway/api/agents-routes.ts.
+// Only a tenant admin key may call these; an agent key is 403, another tenant's agent is 404.
+import {
+  createAgent,
+  listAgents,
+  rotateAgentKey,
+  softDeleteAgent,
+  getAgent,
+  type AgentRecord,
+  type CreateAgentInput,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
+import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import type { Authenticator } from '../auth/index.js';
+import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import type { AgentDirectory } from '../messaging/directory.js';
+import type { RouteRegistrar } from '../routes/index.js';
+import { readJsonObject } from './json-body.js';
+
+export interface AgentsAdminRoutesDeps {
+  readonly sql: Queryable;
+  readonly auth: Pick<Authenticator, 'authenticate'>;
+  /** announce() tells every node to drop cached copies and cached keys of the agent. */
+  readonly directory: Pick<AgentDirectory, 'announce'>;
+}
+
+/** An admin principal, or FORBIDDEN (an agent key cannot manage its tenant). */
+export async function requireAdmin(
+  auth: Pick<Authenticator, 'authenticate'>,
+  req: RouteRequest
+): Promise<Extract<Principal, { kind: 'admin' }>> {
+  const p = await auth.authenticate(req.headers.authorization);
+  if (p.kind !== 'admin') {
+    throw new HubError('FORBIDDEN', 'This needs a tenant admin key (burrow keys create-admin)');
+  }
+  return p;
+}
+
+/** An agent as the management API shows it (never its key; the webhook secret only at create). */
+export function agentView(a: AgentRecord) {
+  return {
+    agentId: a.id,
+    name: a.name,
+    description: a.description,
+    alias: a.alias,
+    transport: a.transport,
+    url: a.url,
+    visibility: a.visibility,
+    category: a.category,
+    tags: a.tags,
+    queue_max_pending: a.queueMaxPending,
+    queue_ttl_seconds: a.queueTtlSeconds,
+    createdAt: a.createdAt.toISOString(),
+  };
+}
+
+const CREATE_FIELDS = [
+  'name',
+  'description',
+  'url',
+  'category',
+  'tags',
+  'visibility',
+  'alias',
+  'card',
+] as const;
+
+export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
+  /** The tenant's live agent, or the 404 an unknown agent gets. */
+  const ownAgent = async (tenantId: string, req: RouteRequest): Promise<AgentRecord> => {
+    const agentId = decodeParam(req.params.agentId ?? '');
+    const agent = await getAgent(d.sql, agentId);
+    if (agent === null || agent.tenantId !== tenantId) {
+      throw new HubError('NOT_FOUND', `No agent ${agentId}`);
+    }
+    return agent;
+  };
+
+  return (table) => {
+    table.add({
+      method: 'POST',
+      pattern: '/api/agents',
+      body: true,
+      handler: async (req) => {
+        const admin = await requireAdmin(d.auth, req);
+        const input = createInput(admin.tenantId, readJsonObject(await req.body, CREATE_FIELDS));
+        const created = await createAgent(d.sql, input);
+        return jsonReply(201, {
+          agent: agentView(created.agent),
+          apiKey: created.apiKey,
+          ...(created.webhookSecret !== undefined ? { webhookSecret: created.webhookSecret } : {}),
+        });
+      },
+    });
+    table.add({
+      method: 'GET',
+      pattern: '/api/agents',
+      handler: async (req) => {
+        const admin = await requireAdmin(d.auth, req);
+        const agents = await listAgents(d.sql, admin.tenantId);
+        return jsonReply(200, { agents: agents.map(agentView), count: agents.length });
+      },
+    });
+    table.add({
+      method: 'DELETE',
+      pattern: '/api/agents/:agentId',
+      handler: async (req) => {
+        const admin = await requireAdmin(d.auth, req);
+        const agent = await ownAgent(admin.tenantId, req);
+        const result = await softDeleteAgent(d.sql, agent.id);
+        if (result === null) throw new HubError('NOT_FOUND', `No agent ${agent.id}`);
+        // Every node drops the agent and its cached keys (directory.onChanged → auth).
+        d.directory.announce(agent.id);
+        return jsonReply(200, { agentId: agent.id, deleted: true });
+      },
+    });
+    table.add({
+      method: 'POST',
+      pattern: '/api/agents/:agentId/keys',
+      handler: async (req) => {
+        const admin = await requireAdmin(d.auth, req);
+        const agent = await ownAgent(admin.tenantId, req);
+        const rotated = await rotateAgentKey(d.sql, agent.id);
+        d.directory.announce(agent.id);
+        return jsonReply(201, {
+          agentId: agent.id,
+          apiKey: rotated.key,
+          keyId: rotated.keyId,
+          revoked: rotated.revokedKeyHashes.length,
+        });
+      },
+    });
+  };
+}
+
+function createInput(tenantId: string, body: Record<string, unknown>): CreateAgentInput {
+  const input: CreateAgentInput = { tenantId, name: str(body, 'name', true) as string };
+  const description = str(body, 'description');
+  const url = str(body, 'url');
+  const category = str(body, 'category');
+  const alias = str(body, 'alias');
+  const visibility = str(body, 'visibility');
+  if (description !== undefined) input.description = description;
+  if (url !== undefined) input.url = url;
+  if (category !== undefined) input.category = category;
+  if (alias !== undefined) input.alias = alias;
+  if (visibility !== undefined) {
+    if (visibility !== 'public' && visibility !== 'private') {
+      throw new InvalidParamsError('visibility', 'must be "public" or "private"');
+    }
+    input.visibility = visibility;
+  }
+  if (body.tags !== undefined) input.tags = tagList(body.tags);
+  if (body.card !== undefined) input.card = body.card;
+  return input;
+}
+
+function str(body: Record<string, unknown>, field: string, required = false): string | undefined {
+  const v = body[field];
+  if (v === undefined || v === null) {
+    if (required) throw new InvalidParamsError(field, 'is required');
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new InvalidParamsError(field, 'must be a string');
+  return v;
+}
+
+/** `tags` as an array, or as a string holding a JSON array (the spec's PATCH form). */
+function tagList(raw: unknown): string[] {
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      throw new InvalidParamsError('tags', 'must be an array or a string holding a JSON array');
+    }
+  }
+  if (!Array.isArray(raw) || !raw.every((t) => typeof t === 'string')) {
+    throw new InvalidParamsError('tags', 'must be an array of strings');
+  }
+  if (raw.some((t) => t.toLowerCase().startsWith('location:'))) {
+    // Geocoding happens on PATCH (gateway/discover); creating with one would skip it.
+    throw new InvalidParamsError('tags', 'set location: tags with PATCH /api/agents/:agentId');
+  }
+  return raw;
+}

@@ -1,0 +1,12 @@
+// Tenant management API (decisions.md §5): agents, webhooks and credits under an admin key.
+export {
+  agentsAdminRoutes,
+  agentView,
+  requireAdmin,
+  type AgentsAdminRoutesDeps,
+} from './agents-admin-routes.js';
+export { creditsRoutes, creditsView, type CreditsRoutesDeps } from './credits-routes.js';
+export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
+export { webhooksRoutes, webhookView, type WebhooksRoutesDeps } from './webhooks-routes.js';
+export { DAYS, parseDays, usageRoutes, type UsageRoutesDeps } from './usage-routes.js';
+export { ALERT_RULES, alertsRoutes, tenantAlerts, type Alert, type AlertsDeps } from './alerts.js';

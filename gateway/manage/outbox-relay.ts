@@ -1,0 +1,79 @@
+// Moves account events from PostgreSQL's event_outbox into HUB_EVENTS (decisions.md §9). Credit
+// changes write their events in the ledger's own transaction (the CLI has no JetStream at hand);
+// this relay publishes them with the outbox id as Nats-Msg-Id, so a row published twice (a crash
+// between publish and stamp, two nodes) is stored once. Every node runs it; rows are skip-locked.
+import { relayOutbox, type Queryable } from '../../infra/db/index.js';
+import { publishEvent, type Bus } from '../../runtime/bus/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+
+export interface OutboxRelayOptions {
+  readonly sql: Queryable;
+  readonly bus: Pick<Bus, 'publish'>;
+  readonly log: Logger;
+  /** Poll period for rows written elsewhere (the CLI); in-process writes call kick(). */
+  readonly intervalMs?: number;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** Relay now (after a change made in this process), without waiting for the next poll. */
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let again = false;
+  let busy = false;
+
+  const runOnce = async (): Promise<void> => {
+    // Drain in batches until a batch comes back short.
+    while ((await relayOutbox(o.sql, publish)) === 100);
+  };
+  const publish = async (e: {
+    id: string;
+    tenantId: string;
+    event: 'credits.low_balance' | 'credits.purchased';
+    data: Record<string, unknown>;
+    createdAt: Date;
+  }): Promise<void> => {
+    await publishEvent(o.bus, {
+      tenantId: e.tenantId,
+      event: e.event,
+      // The outbox row was built by credits.repo in exactly the event's shape.
+      data: e.data as never,
+      id: e.id,
+      at: e.createdAt,
+    });
+  };
+  const kick = (): void => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    running = runOnce()
+      .catch((err: unknown) => o.log.warn({ err }, 'event outbox relay failed; will retry'))
+      .finally(() => {
+        busy = false;
+        if (again) {
+          again = false;
+          kick();
+        }
+      });
+  };
+  return {
+    start() {
+      timer ??= setInterval(kick, o.intervalMs ?? 1_000);
+      timer.unref();
+      kick();
+    },
+    kick,
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// Per-API-key rate limiting (decisions.md §7): a fixed one-minute window counted in PostgreSQL
+// (infra/db rate-limits.repo), exact across all hub nodes. No cache in front of it on purpose: a
+// local cache would let each node admit its own share; the cost is one upsert per request.
+import {
+  hashApiKey,
+  hitRateLimit,
+  sweepRateLimitWindows,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
+import { HubError } from '../../runtime/errors/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import type { Authenticator } from '../auth/index.js';
+import { bearerToken } from '../auth/index.js';
+import { addReplyHeaders } from '../http/index.js';
+
+export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+export interface RateLimitState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** End of the current window, Unix seconds. */
+  readonly resetAt: number;
+  /** Seconds until the window ends (at least 1) when over the limit, else undefined. */
+  readonly retryAfter: number | undefined;
+}
+
+/** The X-RateLimit-* (and, over the limit, Retry-After) headers of a state. */
+export function rateLimitHeaders(s: RateLimitState): Record<string, string> {
+  const h: Record<string, string> = {
+    'x-ratelimit-limit': String(s.limit),
+    'x-ratelimit-remaining': String(s.remaining),
+    'x-ratelimit-reset': String(s.resetAt),
+  };
+  if (s.retryAfter !== undefined) h['retry-after'] = String(s.retryAfter);
+  return h;
+}
+
+/** The state after the `hits`-th request of a window that started at `windowStartMs`. */
+export function rateLimitState(
+  hits: number,
+  limit: number,
+  windowStartMs: number,
+  nowMs: number
+): RateLimitState {
+  const endMs = windowStartMs + RATE_LIMIT_WINDOW_MS;
+  return {
+    limit,
+    remaining: Math.max(0, limit - hits),
+    resetAt: Math.ceil(endMs / 1000),
+    retryAfter: hits > limit ? Math.max(1, Math.ceil((endMs - nowMs) / 1000)) : undefined,
+  };
+}
+
+export interface RateLimiterOptions {
+  readonly sql: Queryable;
+  /** Requests per window per key when the tenant sets none (RATE_LIMIT_PER_MINUTE). */
+  readonly defaultLimit: number;
+  readonly log: Logger;
+  /** Injectable clock (ms since epoch). */
+  readonly now?: () => number;
+}
+
+export interface RateLimiter {
+  /** Count one request of the key; throws RATE_LIMITED (429 / -32017) over the limit. */
+  hit(keyHash: string, principal: Principal): Promise<RateLimitState>;
+  /** Start the sweeper that deletes finished windows (every window length). */
+  start(): void;
+  stop(): void;
+}
+
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
+  const now = opts.now ?? Date.now;
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    async hit(keyHash, principal) {
+      const nowMs = now();
+      const windowStartMs = nowMs - (nowMs % RATE_LIMIT_WINDOW_MS);
+      const { hits, limit } = await hitRateLimit(opts.sql, {
+        keyHash,
+        tenantId: principal.tenantId,
+        windowStart: new Date(windowStartMs),
+        defaultLimit: opts.defaultLimit,
+      });
+      return rateLimitState(hits, limit, windowStartMs, nowMs);
+    },
+    start() {
+      sweeper ??= setInterval(() => {
+        // Keep the previous window too: the alerts read the last few minutes.
+        const before = new Date(now() - 10 * RATE_LIMIT_WINDOW_MS);
+        sweepRateLimitWindows(opts.sql, before).catch((err: unknown) =>
+          opts.log.warn({ err }, 'rate-limit sweep failed')
+        );
+      }, RATE_LIMIT_WINDOW_MS);
+      sweeper.unref();
+    },
+    stop() {
+      if (sweeper !== undefined) clearInterval(sweeper);
+      sweeper = undefined;
+    },
+  };
+}
+
+/**
+ * The authenticator every route uses, with the limit applied after authentication: each
+ * authenticated request is counted, its reply gets the X-RateLimit-* headers, and a request over
+ * the limit is refused with RATE_LIMITED (data.retryAfter becomes Retry-After on JSON-RPC too).
+ */
+export function rateLimitedAuthenticator(
+  auth: Authenticator,
+  limiter: RateLimiter,
+  onLimited?: (principal: Principal) => void
+): Authenticator {
+  return {
+    invalidateAgent: (id) => auth.invalidateAgent(id),
+    invalidateKeyHash: (h) => auth.invalidateKeyHash(h),
+    close: () => auth.close(),
+    async authenticate(header) {
+      const principal = await auth.authenticate(header);
+      // authenticate succeeded, so the header holds a well-formed key.
+      const keyHash = hashApiKey(bearerToken(header) as string);
+      const state = await limiter.hit(keyHash, principal);
+      addReplyHeaders(rateLimitHeaders(state));
+      if (state.retryAfter !== undefined) {
+        onLimited?.(principal);
+        throw new HubError(
+          'RATE_LIMITED',
+          `Rate limit of ${state.limit} requests per minute exceeded`,
+          {
+            data: { limit: state.limit, retryAfter: state.retryAfter, reset: state.resetAt },
+          }
+        );
+      }
+      return principal;
+    },
+  };
+}

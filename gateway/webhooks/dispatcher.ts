@@ -1,0 +1,162 @@
+// The webhook dispatcher: a durable JetStream consumer on HUB_EVENTS turns each account event into
+// delivery rows in PostgreSQL (one per subscribed webhook, idempotent per event id) and acks it;
+// a poller on every node claims due rows with a lease and POSTs them. The schedule lives in those
+// rows, so a hub restart between retries loses nothing and repeats no success (decisions.md §9).
+import { AckPolicy, DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import {
+  claimDueDeliveries,
+  enqueueDeliveries,
+  recordAttempt,
+  type DueDelivery,
+  type Queryable,
+} from '../../infra/db/index.js';
+import { EVENT_ID_HEADER, decodeHubEvent, streams, type Bus } from '../../runtime/bus/index.js';
+import type { Logger } from '../../runtime/log/index.js';
+import { MAX_ATTEMPTS, retryAt, WEBHOOK_TIMEOUT_MS } from './schedule.js';
+import { signBody } from './sign.js';
+
+/** The shared durable consumer: each stored event goes to one node. */
+export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
+
+export interface WebhookDispatcherOptions {
+  readonly sql: Queryable;
+  readonly log: Logger;
+  /** Injectable clock (ms since epoch): drives next_at, so tests need no sleeping. */
+  readonly now?: () => number;
+  /** How often due deliveries are looked for. */
+  readonly pollMs?: number;
+  /** How long a claimed delivery is reserved for the claiming node. */
+  readonly leaseMs?: number;
+}
+
+export interface WebhookDispatcher {
+  /** Consume HUB_EVENTS from `bus` and poll for due deliveries. */
+  start(bus: Bus): Promise<void>;
+  /** Send every delivery due now (what the poller runs); resolves with how many were tried. */
+  tick(): Promise<number>;
+  /** Turn one stored event into deliveries. */
+  ingest(e: { tenantId: string; eventId: string; event: string; body: string }): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** One POST; resolves ok on 2xx within the timeout, else the reason. */
+export async function postWebhook(
+  d: Pick<DueDelivery, 'id' | 'url' | 'secret' | 'event' | 'body'>,
+  nowMs: number
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  try {
+    const res = await fetch(d.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Burrow-Webhooks/1',
+        'x-hub-signature': signBody(d.secret, d.body),
+        'x-hub-event': d.event,
+        'x-hub-delivery': d.id,
+        'x-hub-timestamp': String(Math.floor(nowMs / 1000)),
+      },
+      body: d.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    return res.status >= 200 && res.status < 300
+      ? { ok: true }
+      : { ok: false, error: `HTTP ${res.status}` };
+  } catch (err) {
+    const name = err instanceof Error ? err.name : '';
+    return {
+      ok: false,
+      error: name === 'TimeoutError' ? `no answer within ${WEBHOOK_TIMEOUT_MS} ms` : String(err),
+    };
+  }
+}
+
+export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDispatcher {
+  const now = o.now ?? Date.now;
+  const leaseMs = o.leaseMs ?? 2 * WEBHOOK_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  let messages: ConsumerMessages | undefined;
+  let consuming: Promise<void> = Promise.resolve();
+  let ticking: Promise<number> | undefined;
+
+  const attempt = async (d: DueDelivery): Promise<void> => {
+    const result = await postWebhook(d, now());
+    const at = now();
+    const n = d.attempts + 1;
+    await recordAttempt(
+      o.sql,
+      { id: d.id, webhookId: d.webhookId },
+      result.ok
+        ? result
+        : { ok: false, error: result.error, retryAt: retryAt(n, d.maxAttempts, at) },
+      new Date(at)
+    );
+    if (!result.ok)
+      o.log.warn({ delivery: d.id, attempt: n, error: result.error }, 'webhook delivery failed');
+  };
+
+  const tick = async (): Promise<number> => {
+    const t = now();
+    const due = await claimDueDeliveries(o.sql, new Date(t), new Date(t + leaseMs), 50);
+    await Promise.all(due.map(attempt));
+    return due.length;
+  };
+
+  const ingest: WebhookDispatcher['ingest'] = (e) =>
+    enqueueDeliveries(o.sql, { ...e, now: new Date(now()), maxAttempts: MAX_ATTEMPTS });
+
+  return {
+    tick,
+    ingest,
+    async start(bus) {
+      try {
+        await bus.jsm.consumers.add(streams.events, {
+          durable_name: DISPATCHER_CONSUMER,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: 30_000_000_000,
+          max_deliver: -1,
+        });
+      } catch (err) {
+        // Another node created it first with the same settings.
+        o.log.debug({ err }, 'webhook consumer exists');
+      }
+      const consumer = await bus.js.consumers.get(streams.events, DISPATCHER_CONSUMER);
+      messages = await consumer.consume({ max_messages: 100 });
+      const iter = messages;
+      consuming = (async () => {
+        for await (const m of iter) {
+          // hubev.<tenantId>.<event name>; the name itself holds a dot, so it is read from the body.
+          const tenantId = m.subject.split('.')[1] ?? '';
+          const eventId = m.headers?.get(EVENT_ID_HEADER) || `seq-${m.seq}`;
+          try {
+            const { event } = decodeHubEvent(m.data);
+            await ingest({ tenantId, eventId, event, body: m.string() });
+            m.ack();
+          } catch (err) {
+            o.log.warn({ err, eventId }, 'could not queue webhook deliveries; will retry');
+            m.nak(1_000);
+          }
+        }
+      })();
+      const poll = (): void => {
+        ticking ??= tick()
+          .catch((err: unknown) => {
+            o.log.warn({ err }, 'webhook poll failed');
+            return 0;
+          })
+          .finally(() => (ticking = undefined));
+      };
+      timer = setInterval(poll, o.pollMs ?? 250);
+      timer.unref();
+    },
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      await messages?.close();
+      await consuming.catch(() => undefined);
+      await ticking;
+    },
+  };
+}

@@ -1,0 +1,10 @@
+// Account webhooks: signing, the retry schedule, and the durable dispatcher (decisions.md §9).
+export {
+  createWebhookDispatcher,
+  DISPATCHER_CONSUMER,
+  postWebhook,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from './dispatcher.js';
+export { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryAt, WEBHOOK_TIMEOUT_MS } from './schedule.js';
+export { signBody, verifySignature } from './sign.js';

@@ -1,0 +1,97 @@
+// message.sent / message.delivered / message.received through a running hub to real webhook
+// receivers: the sender's account gets sent and delivered (deliveryMethod websocket), the
+// recipient's account gets received; each exactly once, with the spec's data fields.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { testHubConfig, until } from '../support/test-hub.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
+import { rpc, text } from '../support/rpc.js';
+import { silentLogger } from '../../runtime/log/index.js';
+import { startHub, type Hub } from '../../infra/bin/start-hub.js';
+import { createAgent, createTenant, createWebhook } from '../../infra/db/index.js';
+
+let nats: NatsServerHandle;
+let db: TestDatabase;
+let hub: Hub;
+let senderHooks: WebhookReceiver;
+let recipientHooks: WebhookReceiver;
+let bob: TestWsAgent;
+const keys = { alice: '', bob: '' };
+const ids = { alice: '', bob: '' };
+
+const MESSAGE_EVENTS = ['message.sent', 'message.delivered', 'message.received', 'message.failed'];
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  db = await createTestDatabase();
+  hub = await startHub(testHubConfig(nats, db, { PARTITIONS: '4' }), silentLogger);
+  const acme = await createTenant(hub.sql, { name: 'Acme' });
+  const beta = await createTenant(hub.sql, { name: 'Beta' });
+  const alice = await createAgent(hub.sql, { tenantId: acme.id, name: 'alice' });
+  const bobRec = await createAgent(hub.sql, {
+    tenantId: beta.id,
+    name: 'bob',
+    visibility: 'public',
+  });
+  keys.alice = alice.apiKey;
+  keys.bob = bobRec.apiKey;
+  ids.alice = alice.agent.id;
+  ids.bob = bobRec.agent.id;
+  senderHooks = await startWebhookReceiver();
+  recipientHooks = await startWebhookReceiver();
+  senderHooks.secret = (
+    await createWebhook(hub.sql, {
+      tenantId: acme.id,
+      url: senderHooks.url,
+      events: MESSAGE_EVENTS,
+    })
+  ).secret;
+  recipientHooks.secret = (
+    await createWebhook(hub.sql, {
+      tenantId: beta.id,
+      url: recipientHooks.url,
+      events: MESSAGE_EVENTS,
+    })
+  ).secret;
+  bob = await connectWsAgent(hub.url, keys.bob);
+});
+
+afterAll(async () => {
+  await bob?.close();
+  await hub?.stop();
+  await senderHooks?.close();
+  await recipientHooks?.close();
+  await nats?.close();
+  await db?.drop();
+});
+
+describe('message events', () => {
+  it('sends sent and delivered to the sender’s account and received to the recipient’s', async () => {
+    const pending = rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('hello bob'),
+      configuration: { agentId: ids.bob, blocking: true },
+    });
+    const m = await bob.next('message');
+    bob.send({ type: 'task_response', taskId: m.taskId, status: { state: 'completed' } });
+    const answer = await pending;
+    const taskId = (answer.result as { id: string }).id;
+    const contextId = (answer.result as { contextId: string }).contextId;
+
+    await until(() => senderHooks.received.length >= 2 && recipientHooks.received.length >= 1);
+    await new Promise((r) => setTimeout(r, 1_500)); // room for an unexpected extra event
+    const ref = { taskId, contextId, from: ids.alice, to: ids.bob };
+    const sent = senderHooks.received.map((r) => [r.json.event, r.json.data]);
+    expect(sent).toHaveLength(2);
+    expect(sent).toContainEqual(['message.sent', ref]);
+    expect(sent).toContainEqual(['message.delivered', { ...ref, deliveryMethod: 'websocket' }]);
+    expect(recipientHooks.received.map((r) => [r.json.event, r.json.data])).toEqual([
+      ['message.received', ref],
+    ]);
+    for (const r of [...senderHooks.received, ...recipientHooks.received]) {
+      expect(r.signatureValid).toBe(true);
+      expect(r.headers['x-hub-event']).toBe(r.json.event);
+    }
+  }, 30_000);
+});
