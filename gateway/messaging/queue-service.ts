@@ -10,6 +10,7 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import {
   decodeJson,
   encodeJson,
+  isNoMessage,
   partitionLabel,
   streams,
   subjects,
@@ -34,7 +35,6 @@ import {
   type DeliverHeadInput,
   type DeliverHeadOutput,
   type QueueEntry,
-  type QueueEvent,
   type QueueTransport,
 } from '../../actors/index.js';
 import {
@@ -171,6 +171,8 @@ export class QueueService implements PartitionHandler {
   private backlogSub: Subscription | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private inFlight = 0;
+  /** Which owned partition holds each recipient's queue actor (deliverHead and presence look it up). */
+  private readonly byRecipient = new Map<string, QueuePartition>();
   private readonly waiting: Array<() => void> = [];
   private delegate: QueueDelegate | undefined;
   private readonly machine: typeof queueMachine;
@@ -293,11 +295,10 @@ export class QueueService implements PartitionHandler {
 
   /** A WebSocket agent connected or left (presence, any node). */
   presenceChanged(agentId: string, online: boolean): void {
-    for (const qp of this.parts.values()) {
-      const a = qp.actors.get(agentId);
-      if (a && qp.transports.get(agentId) === 'websocket') {
-        a.send({ type: online ? 'recipient.online' : 'recipient.offline' });
-      }
+    const qp = this.byRecipient.get(agentId);
+    const a = qp?.actors.get(agentId);
+    if (a && qp!.transports.get(agentId) === 'websocket') {
+      a.send({ type: online ? 'recipient.online' : 'recipient.offline' });
     }
   }
 
@@ -344,7 +345,10 @@ export class QueueService implements PartitionHandler {
     this.parts.delete(partition);
     qp.live = false;
     qp.sub.unsubscribe();
-    for (const a of qp.actors.values()) a.stop();
+    for (const [recipientId, a] of qp.actors) {
+      a.stop();
+      if (this.byRecipient.get(recipientId) === qp) this.byRecipient.delete(recipientId);
+    }
     qp.actors.clear();
     return Promise.resolve();
   }
@@ -510,6 +514,7 @@ export class QueueService implements PartitionHandler {
     });
     qp.actors.set(recipientId, actor);
     qp.transports.set(recipientId, t);
+    this.byRecipient.set(recipientId, qp);
     // An empty queue's idle actor leaves memory; the next enqueue starts a fresh one.
     actor.subscribe((s) => {
       if (s.value === 'idle' && qp.index.pendingFor(recipientId) === 0) {
@@ -529,6 +534,7 @@ export class QueueService implements PartitionHandler {
       a.stop();
       qp.actors.delete(recipientId);
       qp.transports.delete(recipientId);
+      if (this.byRecipient.get(recipientId) === qp) this.byRecipient.delete(recipientId);
     }
     if (this.backlog.has(recipientId)) this.broadcast(recipientId, false);
   }
@@ -561,8 +567,8 @@ export class QueueService implements PartitionHandler {
   }
 
   private async deliverHeadNow(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
-    const qp = [...this.parts.values()].find((p) => p.actors.has(input.recipientId));
-    if (!qp) return { outcome: 'empty' };
+    const qp = this.byRecipient.get(input.recipientId);
+    if (!qp?.live) return { outcome: 'empty' };
     let expired = 0;
     for (;;) {
       const head = qp.index.head(input.recipientId);
@@ -616,7 +622,7 @@ export class QueueService implements PartitionHandler {
       const m = await this.o.bus.jsm.streams.getMessage(qp.log.stream, { seq });
       return m ? m.json<QueuedBody>() : undefined;
     } catch (err) {
-      if (/no message found|not found/i.test(String((err as Error).message))) return undefined;
+      if (isNoMessage(err)) return undefined;
       throw err;
     }
   }
@@ -669,7 +675,7 @@ export class QueueService implements PartitionHandler {
     try {
       await qp.log.delete(seq);
     } catch (err) {
-      if (/no message found|not found/i.test(String((err as Error).message))) return;
+      if (isNoMessage(err)) return;
       // Left in the log, it comes back on the next takeover and is delivered again (same messageId).
       this.o.log.warn({ err, seq, partition: qp.label }, 'queued message not deleted');
     }
@@ -737,5 +743,3 @@ export class QueueService implements PartitionHandler {
     }));
   }
 }
-
-export type { QueueEvent };

@@ -9,3 +9,8 @@ export function encodeJson(value: unknown): Uint8Array {
 export function decodeJson<T = unknown>(data: Uint8Array): T {
   return JSON.parse(dec.decode(data)) as T;
 }
+
+/** A stream read or delete that named a message the stream no longer (or never) held. */
+export function isNoMessage(err: unknown): boolean {
+  return /no message found|not found/i.test(String((err as Error)?.message));
+}

@@ -16,7 +16,7 @@ export {
   allPartitionLabels,
   type Topology,
 } from './streams.js';
-export { encodeJson, decodeJson } from './codec.js';
+export { encodeJson, decodeJson, isNoMessage } from './codec.js';
 export {
   publishEvent,
   decodeHubEvent,

@@ -7,6 +7,7 @@ import { DeliverPolicy } from '@nats-io/jetstream';
 import {
   decodeJson,
   encodeJson,
+  isNoMessage,
   partitionLabel,
   streams,
   subjects,
@@ -215,7 +216,7 @@ export class ActorHost implements PartitionHandler {
       const s = m.json<StoredActor>().snapshot as ActorView;
       return { value: s.value, status: s.status, context: s.context };
     } catch (err) {
-      if (/no message found|not found/i.test(String((err as Error).message))) return undefined;
+      if (isNoMessage(err)) return undefined;
       throw new UnavailableError('cannot read the actor log', err);
     }
   }

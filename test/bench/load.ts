@@ -1,5 +1,6 @@
 // A closed-loop HTTP load generator: N concurrent callers, each sending its next request when
 // the previous one answers, over keep-alive connections; latencies recorded per request.
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 
 export interface LoadResult {
@@ -97,4 +98,22 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     p99: q(0.99),
     max: latencies.at(-1) ?? 0,
   };
+}
+
+/** The i-th hub-dialect SendMessage request body, with a fresh messageId. */
+export function sendMessageBody(
+  i: number,
+  agentId: string,
+  text: string,
+  configuration: Record<string, unknown> = {}
+): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'SendMessage',
+    params: {
+      message: { role: 'user', messageId: randomUUID(), parts: [{ kind: 'text', text }] },
+      configuration: { agentId, ...configuration },
+    },
+  });
 }

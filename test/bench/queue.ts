@@ -11,7 +11,7 @@ import { testHubConfig, until } from '../support/test-hub.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
 import { startHub } from '../../infra/bin/start-hub.js';
 import { silentLogger } from '../../runtime/log/index.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, sendMessageBody, type LoadResult } from './load.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -74,20 +74,7 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
       warmupSeconds: WARMUP,
       seconds: SECONDS,
       headers: { authorization: `Bearer ${sender.apiKey}` },
-      body: (i) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: i,
-          method: 'SendMessage',
-          params: {
-            message: {
-              role: 'user',
-              messageId: randomUUID(),
-              parts: [{ kind: 'text', text: `m${i}` }],
-            },
-            configuration: { agentId: recipients[i % RECIPIENTS]!.agent.id },
-          },
-        }),
+      body: (i) => sendMessageBody(i, recipients[i % RECIPIENTS]!.agent.id, `m${i}`),
       ok: (status, body) => status === 200 && body.includes('"state":"submitted"'),
     });
 
@@ -105,19 +92,7 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
               authorization: `Bearer ${sender.apiKey}`,
               'content-type': 'application/json',
             },
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              id: i,
-              method: 'SendMessage',
-              params: {
-                message: {
-                  role: 'user',
-                  messageId: randomUUID(),
-                  parts: [{ kind: 'text', text: `t${i}` }],
-                },
-                configuration: { agentId: recipients[i % RECIPIENTS]!.agent.id },
-              },
-            }),
+            body: sendMessageBody(i, recipients[i % RECIPIENTS]!.agent.id, `t${i}`),
           }).then((r) => r.text());
         }
       })

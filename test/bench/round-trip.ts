@@ -10,7 +10,7 @@ import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
 import { freePorts } from '../support/nats-process.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, sendMessageBody, type LoadResult } from './load.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -70,20 +70,7 @@ export async function roundTrip(): Promise<RoundTripReport> {
       warmupSeconds: WARMUP,
       seconds: SECONDS,
       headers: { authorization: `Bearer ${sender.apiKey}`, 'a2a-version': '1.0' },
-      body: (i) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: i,
-          method: 'SendMessage',
-          params: {
-            message: {
-              role: 'user',
-              messageId: randomUUID(),
-              parts: [{ kind: 'text', text: `hello ${i}` }],
-            },
-            configuration: { agentId: echo.agent.id, blocking: true },
-          },
-        }),
+      body: (i) => sendMessageBody(i, echo.agent.id, `hello ${i}`, { blocking: true }),
       ok: (status, body) => status === 200 && body.includes('"state":"completed"'),
     });
     // Every accepted task is in the durable log; the index in PostgreSQL trails it briefly.
