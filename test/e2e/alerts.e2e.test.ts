@@ -75,7 +75,13 @@ afterAll(async () => {
 
 describe('GET /api/alerts', () => {
   it('raises error_rate and unusual_traffic from the traffic sent', async () => {
-    await until(async () => (await alerts(keys.admin)).some((a) => a.type === 'error_rate'));
+    // The task index trails the log by a batch: wait until all 50 sent tasks are counted, not
+    // just until the alert's threshold is crossed.
+    await until(async () => {
+      const d = (await alerts(keys.admin)).find((a) => a.type === 'error_rate')?.details as
+        { finished?: number } | undefined;
+      return d?.finished === 50;
+    });
     const got = await alerts(keys.admin);
     expect(got.find((a) => a.type === 'error_rate')?.details).toMatchObject({
       failed: 3,
