@@ -1,26 +1,26 @@
 // Runs an official agent as a pool of worker actors consuming hub.agent.<id>.invoke in the
 // queue group named after the agent, so more members on more nodes add capacity. Requests beyond
 // the pool's size wait in a bounded local queue; past that the hub is told the agent is busy.
+// hub.agent.<id>.cancel (every member listens) aborts the handler of a task its sender canceled.
 import { createActor, type ActorRefFrom } from 'xstate';
 import type { Subscription, Msg } from '@nats-io/nats-core';
 import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
 import { verifyEnvelope, type JwksInput } from '../../runtime/envelope/index.js';
 import { ensureHubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
-import {
-  newArtifactId,
-  textOf,
-  type AgentAnswer,
-  type Artifact,
-} from '../../runtime/protocol/index.js';
+import { textOf } from '../../runtime/protocol/index.js';
+import { toAnswer } from './answer.js';
+import { parseJsonText, wantsJson } from './request.js';
+import type { AgentServices } from './services.js';
 import type { AgentAnswerWire, InvokeRequestWire } from './wire.js';
-import type { AgentResult, OfficialAgent } from './types.js';
+import type { OfficialAgent } from './types.js';
 import { agentWorkerMachine, type WorkItem } from './worker.machine.js';
 
 export interface PoolOptions {
   bus: Bus;
   log: Logger;
   jwks: () => JwksInput;
+  services: AgentServices;
   size?: number;
   queueLimit?: number;
   deadlineMs?: number;
@@ -35,6 +35,8 @@ export interface AgentPool {
 
 type Worker = ActorRefFrom<typeof agentWorkerMachine>;
 
+const CANCELED = 'the task was canceled by its sender';
+
 export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
   const now = o.now ?? Date.now;
   const size = o.size ?? 4;
@@ -45,6 +47,8 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
     createActor(agentWorkerMachine).start()
   );
   const queue: WorkItem[] = [];
+  /** Requests this member holds (queued or running), by task id, so a cancel can reach them. */
+  const held = new Map<string, AbortController>();
 
   const dispatch = () => {
     for (const w of workers) {
@@ -58,39 +62,40 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
     msg.respond(encodeJson(answer));
   };
 
-  const handle = async (msg: Msg, signal: AbortSignal): Promise<void> => {
-    let req: InvokeRequestWire;
-    try {
-      req = decodeJson<InvokeRequestWire>(msg.data);
-    } catch {
-      return reply(msg, { ok: false, error: 'malformed request' });
-    }
+  const handle = async (msg: Msg, req: InvokeRequestWire, signal: AbortSignal): Promise<void> => {
+    if (signal.aborted) return reply(msg, { ok: false, error: CANCELED });
     const verified = verifyEnvelope(req['x-hub'], o.jwks(), { now: now() });
     if (!verified.ok) {
       return reply(msg, { ok: false, error: `envelope rejected: ${verified.reason}` });
     }
+    const envelope = verified.envelope;
+    const text = textOf(req.message.parts);
+    const parsed = parseJsonText(text);
     try {
       const result = await agent.handle(
         {
-          text: textOf(req.message.parts),
+          text,
+          json: parsed,
+          wantsJson: wantsJson(req.configuration, parsed),
           message: req.message,
           taskId: req.taskId,
           contextId: req.contextId,
           configuration: req.configuration,
-          envelope: verified.envelope,
+          envelope,
+          senderId: envelope.sender.agentId,
+          tenantId: envelope.sender.tenantId,
           sentAt: req.at,
         },
-        { log, signal, now }
+        { ...o.services, log, signal, now }
       );
-      reply(msg, { ok: true, answer: toAnswer(result) });
+      reply(msg, { ok: true, answer: toAnswer(result, wantsJson(req.configuration, parsed)) });
     } catch (err) {
       const e = ensureHubError(err);
-      if (e.code === 'INTERNAL') log.error({ err, taskId: req.taskId }, 'agent handler failed');
+      if (e.code === 'INTERNAL' && !signal.aborted) {
+        log.error({ err, taskId: req.taskId }, 'agent handler failed');
+      }
       // Agents fail tasks with a message that says what to fix; internals stay in the log.
-      reply(msg, {
-        ok: false,
-        error: e.code === 'INTERNAL' ? 'the agent failed unexpectedly' : e.message,
-      });
+      reply(msg, { ok: false, error: failureText(e, signal) });
     }
   };
 
@@ -101,13 +106,37 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
         reply(msg, { ok: false, error: 'the agent is busy; try again shortly' });
         return;
       }
+      let req: InvokeRequestWire;
+      try {
+        req = decodeJson<InvokeRequestWire>(msg.data);
+      } catch {
+        reply(msg, { ok: false, error: 'malformed request' });
+        return;
+      }
+      const cancel = new AbortController();
+      held.set(req.taskId, cancel);
       queue.push({
         run: async (signal) => {
-          const timeout = AbortSignal.timeout(deadlineMs);
-          await handle(msg, AbortSignal.any([signal, timeout]));
+          const deadline = AbortSignal.timeout(deadlineMs);
+          try {
+            await handle(msg, req, AbortSignal.any([signal, deadline, cancel.signal]));
+          } finally {
+            held.delete(req.taskId);
+          }
         },
       });
       dispatch();
+    },
+  });
+
+  const cancels: Subscription = o.bus.nc.subscribe(subjects.agentCancel(agent.id), {
+    callback: (_err, msg) => {
+      try {
+        const { taskId } = decodeJson<{ taskId: string }>(msg.data);
+        held.get(taskId)?.abort(new Error(CANCELED));
+      } catch (err) {
+        log.warn({ err }, 'unreadable cancel');
+      }
     },
   });
 
@@ -126,6 +155,7 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
       return { size, busy, queued: queue.length, handled, failed };
     },
     async stop() {
+      cancels.unsubscribe();
       await sub.drain();
       // Let the members finish what they hold.
       const deadline = Date.now() + 5000;
@@ -137,19 +167,11 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
   };
 }
 
-function toAnswer(r: AgentResult): AgentAnswer {
-  if (typeof r === 'string') {
-    return { state: 'completed', artifacts: [textArtifact(r)] };
+function failureText(e: ReturnType<typeof ensureHubError>, signal: AbortSignal): string {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof Error && reason.message === CANCELED) return CANCELED;
+    return 'the agent ran out of time (deadline passed)';
   }
-  const artifacts: Artifact[] = [...(r.artifacts ?? [])];
-  if (r.text !== undefined) artifacts.unshift(textArtifact(r.text));
-  return {
-    state: r.state ?? 'completed',
-    ...(r.statusText !== undefined ? { statusText: r.statusText } : {}),
-    artifacts,
-  };
-}
-
-function textArtifact(text: string): Artifact {
-  return { artifactId: newArtifactId(), parts: [{ kind: 'text', text }] };
+  return e.code === 'INTERNAL' ? 'the agent failed unexpectedly' : e.message;
 }

@@ -2,6 +2,7 @@
 import type { Envelope } from '../../runtime/envelope/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { Artifact, Message, RespondState } from '../../runtime/protocol/index.js';
+import type { AgentServices } from './services.js';
 
 export interface SkillCard {
   id: string;
@@ -26,28 +27,44 @@ export interface OfficialAgentCard {
 export interface AgentRequest {
   /** The text parts of the message joined by spaces. */
   text: string;
+  /** The text parsed as a JSON object, when it is one (`{"action": …}` requests); else undefined. */
+  json: Record<string, unknown> | undefined;
+  /**
+   * The caller asked for JSON: `acceptedOutputModes` names application/json and not text/plain,
+   * or the JSON request says `"format": "json"`. Handlers then return `data`.
+   */
+  wantsJson: boolean;
   message: Message;
   taskId: string;
   contextId: string;
   configuration: Record<string, unknown>;
   /** The hub-verified envelope: the only source of sender and tenant. */
   envelope: Envelope;
+  /** Shorthands for envelope.sender: whom the agent acts for. Never read these from params. */
+  senderId: string;
+  tenantId: string;
   /** When the hub sent the request (epoch ms). */
   sentAt: number;
 }
 
-export interface AgentContext {
+export interface AgentContext extends AgentServices {
   log: Logger;
-  /** Aborted when the deadline passes. */
+  /** Aborted when the deadline passes or the sender cancels the task. */
   signal: AbortSignal;
   now: () => number;
 }
 
+/**
+ * A handler's answer. A string is a completed task with that text. `data` is the structured form:
+ * the kit sends it as an application/json data part when the caller wants JSON, and `text` (the
+ * human form) otherwise; give both when an action has both forms.
+ */
 export type AgentResult =
   | string
   | {
       state?: RespondState;
       text?: string;
+      data?: unknown;
       statusText?: string;
       artifacts?: Artifact[];
     };

@@ -17,3 +17,4 @@ export {
   type EnqueueResult,
   type QueueInspection,
 } from './queue-service.js';
+export { createOfficialHub, type ForwardRequest } from './official-hub.js';

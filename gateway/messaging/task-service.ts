@@ -4,6 +4,7 @@
 import type { Subscription } from '@nats-io/nats-core';
 import {
   decodeJson,
+  encodeJson,
   partitionLabel,
   publishEvent,
   subjects,
@@ -686,6 +687,31 @@ export class TaskService implements QueueDelegate {
   }
 
   /**
+   * Wait until a task the principal can see settles, at most `timeoutMs` or until `signal` aborts;
+   * resolves with the task as it then stands (settled or not).
+   */
+  async waitFor(
+    principal: Principal,
+    taskId: string,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<Task> {
+    const addr = this.address(taskId);
+    const waiter = this.waitSettled(addr, timeoutMs);
+    const stop = () => waiter.cancel();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      // It may have settled before the waiter was in place.
+      const current = await this.readVisible(principal, addr);
+      if (SETTLED.has(current.status.state) || signal?.aborted) return current;
+      return (await waiter.result) ?? (await this.readVisible(principal, addr));
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      waiter.cancel();
+    }
+  }
+
+  /**
    * Resolves with the task once it settles (or undefined at the timeout). On the task's owner the
    * durable hook calls the waiter directly, with a slow re-read in case the partition moves away
    * mid-wait; elsewhere the waiter listens to the task's snapshot subject.
@@ -751,6 +777,10 @@ export class TaskService implements QueueDelegate {
       void this.o.frames.push(task.recipientId, frame);
       void this.o.directory.get(task.recipientId).then((r) => {
         if (r?.transport === 'http') return cancelAtHttpAgent(r, task.id);
+        // The official agent's pool member holding the task aborts its handler.
+        if (r?.transport === 'official') {
+          this.o.bus.nc.publish(subjects.agentCancel(r.id), encodeJson({ taskId: task.id }));
+        }
       });
     }
   }

@@ -25,6 +25,7 @@ import {
   TaskIndexWriter,
   TaskService,
   createTaskLister,
+  createOfficialHub,
 } from '../../gateway/messaging/index.js';
 import { wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
@@ -47,6 +48,7 @@ import {
   UsageCounts,
 } from '../../gateway/discover/index.js';
 import { createGeocoder } from '../geo/index.js';
+import { createEmbedder } from '../embed/index.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import {
   contextPeer,
@@ -234,8 +236,20 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
 
+  const agentServices = {
+    sql,
+    embedder: createEmbedder(config.embeddings),
+    hub: createOfficialHub(sql, tasks),
+  };
   const pools = officialAgents.map((a) =>
-    runAgentPool(a, { bus, log: log.child({ component: 'agents' }), jwks: () => jwks })
+    runAgentPool(a, {
+      bus,
+      log: log.child({ component: 'agents' }),
+      jwks: () => jwks,
+      services: agentServices,
+      size: config.agents.poolSize,
+      deadlineMs: config.agents.deadlineMs,
+    })
   );
 
   const partitions = new PartitionManager({

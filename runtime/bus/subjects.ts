@@ -60,6 +60,8 @@ export const subjects = {
   connDeliver: (nodeId: string) => `hub.conn.${assertToken(nodeId, 'node id')}.deliver`,
   /** Work for an official agent's pool (queue group = the agent id). */
   agentInvoke: (agentId: string) => `hub.agent.${assertToken(agentId, 'agent id')}.invoke`,
+  /** A sender canceled a task an official agent may be working on (every pool member listens). */
+  agentCancel: (agentId: string) => `hub.agent.${assertToken(agentId, 'agent id')}.cancel`,
   /** Broadcast when an agent's record changes (settings, card, keys): nodes drop cached copies. */
   agentChanged: (agentId: string) => `hub.directory.agent.${assertToken(agentId, 'agent id')}`,
   agentChangedAll: 'hub.directory.agent.*',

@@ -155,6 +155,12 @@ const BAD_VALUES: Record<string, string[]> = {
   GEOCODER_URL: ['nominatim.example.org', 'ftp://geo.example.org'],
   GEOCODER_TIMEOUT_MS: ['0', '5s'],
   RATE_LIMIT_PER_MINUTE: ['0', '1200/min', '1000001'],
+  EMBEDDINGS_URL: ['embeddings.example.org', 'ftp://embed.example.org'],
+  EMBEDDINGS_MODEL: [''],
+  EMBEDDINGS_API_KEY: [''],
+  EMBEDDINGS_TIMEOUT_MS: ['0', '10s'],
+  AGENT_POOL_SIZE: ['0', '257', 'four'],
+  AGENT_DEADLINE_MS: ['0', '1m'],
 };
 
 describe('loadConfig rejects bad values', () => {

@@ -72,6 +72,18 @@ export const ConfigSchema = z.object({
   GEOCODER_TIMEOUT_MS: positiveInt.default(5_000),
   /** Requests per minute per API key, across all nodes (decisions.md §7); a tenant may override. */
   RATE_LIMIT_PER_MINUTE: positiveInt.max(1_000_000).default(1_200),
+  /** An OpenAI-compatible embeddings API (base URL, …/v1); unset: the local deterministic embedder. */
+  EMBEDDINGS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The model asked of EMBEDDINGS_URL. */
+  EMBEDDINGS_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  /** Bearer token for EMBEDDINGS_URL, if it needs one. */
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  /** How long an embeddings request may take. */
+  EMBEDDINGS_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Members of each official agent's pool on this node (requests it runs at once). */
+  AGENT_POOL_SIZE: positiveInt.max(256).default(4),
+  /** How long an official agent's handler may run before its task fails. */
+  AGENT_DEADLINE_MS: positiveInt.default(60_000),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -101,6 +113,21 @@ export interface Config {
   readonly geocoder: GeocoderSettings;
   /** Default requests per minute per API key; tenants.rate_limit_per_minute overrides it. */
   readonly rateLimitPerMinute: number;
+  readonly embeddings: EmbeddingsSettings;
+  readonly agents: OfficialAgentSettings;
+}
+
+export interface EmbeddingsSettings {
+  /** Base URL of an OpenAI-compatible API, or undefined for the local embedder. */
+  readonly url: string | undefined;
+  readonly model: string;
+  readonly apiKey: string | undefined;
+  readonly timeoutMs: number;
+}
+
+export interface OfficialAgentSettings {
+  readonly poolSize: number;
+  readonly deadlineMs: number;
 }
 
 export interface GeocoderSettings {
@@ -120,7 +147,7 @@ export interface QueueConfig {
 }
 
 /** Names of settings whose values never reach a log line. */
-export const SECRET_KEYS = ['adminToken', 'databaseUrl'] as const;
+export const SECRET_KEYS = ['adminToken', 'databaseUrl', 'embeddings'] as const;
 
 export function toConfig(env: z.output<typeof ConfigSchema>): Config {
   return Object.freeze({
@@ -154,6 +181,16 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     }),
     geocoder: Object.freeze({ url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS }),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    embeddings: Object.freeze({
+      url: env.EMBEDDINGS_URL,
+      model: env.EMBEDDINGS_MODEL,
+      apiKey: env.EMBEDDINGS_API_KEY,
+      timeoutMs: env.EMBEDDINGS_TIMEOUT_MS,
+    }),
+    agents: Object.freeze({
+      poolSize: env.AGENT_POOL_SIZE,
+      deadlineMs: env.AGENT_DEADLINE_MS,
+    }),
   });
 }
 

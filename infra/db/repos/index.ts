@@ -96,3 +96,4 @@ export {
   type UsageScope,
 } from './usage.repo.js';
 export { rateLimitedKeys, tenantTraffic, type TenantTraffic } from './alerts.repo.js';
+export { listVisibleAgents, type VisibleAgentRow } from './visible-agents.repo.js';
