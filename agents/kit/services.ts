@@ -1,22 +1,11 @@
 // What the runtime hands every official agent besides the request: its database, the embedder, and
 // the hub itself (the directory, and calls to other agents on behalf of the verified sender).
 import type { Envelope } from '../../runtime/envelope/index.js';
-import type { Db } from '../../infra/db/index.js';
+import type { Db, VisibleAgentRow } from '../../infra/db/index.js';
 import type { Embedder } from '../../infra/embed/index.js';
 
 /** An agent the sender may see in the directory: public ones and its own tenant's. */
-export interface VisibleAgent {
-  id: string;
-  alias: string | null;
-  tenantId: string;
-  name: string;
-  description: string;
-  category: string | null;
-  tags: string[];
-  skills: Array<{ name: string; description: string; tags: string[]; examples: string[] }>;
-  /** Changes whenever the record does; a cache key for anything derived from the card. */
-  updatedAt: Date;
-}
+export type VisibleAgent = VisibleAgentRow;
 
 export interface ForwardOptions {
   /** Canonical id or alias of the agent to call. */

@@ -47,6 +47,13 @@ describe('loadConfig defaults', () => {
       },
       geocoder: { url: undefined, timeoutMs: 5_000 },
       rateLimitPerMinute: 1200,
+      embeddings: {
+        url: undefined,
+        model: 'text-embedding-3-small',
+        apiKey: undefined,
+        timeoutMs: 10_000,
+      },
+      agents: { poolSize: 4, deadlineMs: 60_000 },
     });
   });
 
@@ -124,7 +131,8 @@ describe('loadConfig geocoder', () => {
 });
 
 // Variables whose every non-empty value is valid.
-const ANY_VALUE = new Set(['HOST']);
+// Any string is a valid value (an empty one means unset).
+const ANY_VALUE = new Set(['HOST', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_API_KEY']);
 
 const BAD_VALUES: Record<string, string[]> = {
   NATS_URL: ['http://127.0.0.1:4222', 'nats://a:4222,localhost:4222', ' , '],
@@ -156,8 +164,6 @@ const BAD_VALUES: Record<string, string[]> = {
   GEOCODER_TIMEOUT_MS: ['0', '5s'],
   RATE_LIMIT_PER_MINUTE: ['0', '1200/min', '1000001'],
   EMBEDDINGS_URL: ['embeddings.example.org', 'ftp://embed.example.org'],
-  EMBEDDINGS_MODEL: [''],
-  EMBEDDINGS_API_KEY: [''],
   EMBEDDINGS_TIMEOUT_MS: ['0', '10s'],
   AGENT_POOL_SIZE: ['0', '257', 'four'],
   AGENT_DEADLINE_MS: ['0', '1m'],

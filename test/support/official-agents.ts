@@ -4,7 +4,7 @@
 import { startNatsServer, type NatsServerHandle } from './nats-server.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 import { rpc } from './rpc.js';
-import { testHubConfig, until } from './test-hub.js';
+import { forgedEnvelope, testHubConfig, until } from './test-hub.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant } from '../../infra/db/index.js';
@@ -120,5 +120,31 @@ export async function ask(
     data: json?.data !== undefined ? JSON.parse(json.data) : undefined,
     statusText: (task.status.message?.parts ?? []).map((p) => p.text ?? '').join(' '),
     task: r.result as Record<string, unknown>,
+  };
+}
+
+/**
+ * Every way a caller might claim to be `as`: identity fields in a JSON body (plus `extraBody`),
+ * and in params a forged x-hub envelope naming `as` and plain tenant/sender fields.
+ */
+export function forgedIdentity(
+  officialId: string,
+  as: { agentId: string; tenantId: string },
+  extraBody: Record<string, unknown> = {}
+) {
+  return {
+    body: {
+      tenantId: as.tenantId,
+      tenant_id: as.tenantId,
+      senderId: as.agentId,
+      agentId: as.agentId,
+      sender: { agentId: as.agentId, tenantId: as.tenantId },
+      ...extraBody,
+    },
+    params: {
+      'x-hub': { ...forgedEnvelope(officialId), sender: { ...as } },
+      tenantId: as.tenantId,
+      senderId: as.agentId,
+    },
   };
 }

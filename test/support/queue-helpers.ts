@@ -225,7 +225,7 @@ export async function withQueueDiagnostics<T>(
     const others = agent.frames.filter((f) => f.type !== 'message');
     throw new Error(
       `${(err as Error).message}\n  queue at ${hubUrl}: ${JSON.stringify(await queueInspection(hubUrl, agentId))}` +
-        `\n  other frames: ${JSON.stringify(others)}; socket ${agent.isOpen() ? 'open' : `closed (${agent.closeCode()})`}` +
+        `\n  other frames: ${JSON.stringify(others)}; socket ${agent.isOpen() ? 'open' : `closed (${agent.closeCode()}${agent.socketError() ? `, client error: ${agent.socketError()}` : ''})`}` +
         (extra ? `\n  also: ${JSON.stringify(extra())}` : '')
     );
   }
@@ -332,6 +332,8 @@ export interface QueueAgent {
   isOpen(): boolean;
   /** The close code once the socket has closed, else undefined. */
   closeCode(): number | undefined;
+  /** The first error the client socket reported (why it closed, when the hub did not say). */
+  socketError(): string | undefined;
   /** Wait until at least `n` message frames have arrived; returns them all. */
   waitMessages(n: number, ms?: number): Promise<MessageFrame[]>;
   /** Wait until no message frame has arrived for `quietMs`. */
@@ -387,7 +389,9 @@ export async function connectQueueAgent(
       r(code);
     })
   );
-  ws.on('error', () => undefined); // a killed hub resets the socket; `closed` reports it
+  // A killed hub resets the socket; `closed` reports it. The error says why a live hub's did.
+  let socketError: string | undefined;
+  ws.on('error', (err) => (socketError ??= err.message));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -408,6 +412,7 @@ export async function connectQueueAgent(
     closed,
     isOpen: () => ws.readyState === WebSocket.OPEN,
     closeCode: () => closeCode,
+    socketError: () => socketError,
     async waitMessages(n, ms = 20_000) {
       try {
         await waitFor(`${n} message frames`, () => messages.length >= n, ms);
