@@ -124,6 +124,18 @@ export default defineConfig([
     into('bin', 'Nothing imports infra/bin: it holds the composition roots.'),
     deepRuntime,
   ]),
+  // The SDK ships to agent builders: npm packages and itself only, never the hub's internals.
+  ...folderRule('sdk', [
+    into('runtime|actors|gateway|agents|infra', 'The SDK imports only npm packages and sdk/.'),
+  ]),
+  {
+    // The SDK reads no environment either: callers pass URLs and keys.
+    files: ['examples/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
+  },
+  ...folderRule('examples', [
+    into('runtime|actors|gateway|agents|infra|sdk', 'Examples import the SDK as burrow/sdk.'),
+  ]),
   // Composition roots may import anything.
   { files: ['infra/bin/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   ...agentRules,

@@ -163,6 +163,7 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
         await new Promise((r) => setTimeout(r, 20));
       }
       for (const w of workers) w.stop();
+      await agent.stop?.();
     },
   };
 }

@@ -1,5 +1,6 @@
 // What the runtime hands every official agent besides the request: its database, the embedder, and
 // the hub itself (the directory, and calls to other agents on behalf of the verified sender).
+import type { Config } from '../../runtime/config/index.js';
 import type { Envelope } from '../../runtime/envelope/index.js';
 import type { Db, VisibleAgentRow } from '../../infra/db/index.js';
 import type { Embedder } from '../../infra/embed/index.js';
@@ -37,6 +38,8 @@ export interface OfficialHub {
 }
 
 export interface AgentServices {
+  /** The hub's configuration (read once, at start): agents' settings live in it too. */
+  config: Config;
   /** The agents' data lives in the hub's PostgreSQL, in tables each agent's migration creates. */
   sql: Db;
   embedder: Embedder;

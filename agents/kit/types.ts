@@ -77,6 +77,8 @@ export interface OfficialAgent {
   tags: string[];
   card: OfficialAgentCard;
   handle(req: AgentRequest, ctx: AgentContext): Promise<AgentResult>;
+  /** Release what the agent holds beyond a request (worker threads, clients), at hub stop. */
+  stop?(): Promise<void>;
 }
 
 export function defineAgent(agent: OfficialAgent): OfficialAgent {

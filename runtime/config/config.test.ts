@@ -54,6 +54,26 @@ describe('loadConfig defaults', () => {
         timeoutMs: 10_000,
       },
       agents: { poolSize: 4, deadlineMs: 60_000 },
+      mail: {
+        domain: 'mail.localhost',
+        relayUrl: undefined,
+        listenHost: '127.0.0.1',
+        listenPort: 2525,
+      },
+      search: {
+        url: undefined,
+        provider: 'searxng',
+        apiKey: undefined,
+        timeoutMs: 10_000,
+        cacheTtlSeconds: 3_600,
+      },
+      webfetch: {
+        allowPrivate: false,
+        maxBytes: 5 * 1024 * 1024,
+        timeoutMs: 15_000,
+        maxRedirects: 5,
+      },
+      pixel: { threads: 2, bodyLimitBytes: 10 * 1024 * 1024 },
     });
   });
 
@@ -132,7 +152,13 @@ describe('loadConfig geocoder', () => {
 
 // Variables whose every non-empty value is valid.
 // Any string is a valid value (an empty one means unset).
-const ANY_VALUE = new Set(['HOST', 'EMBEDDINGS_MODEL', 'EMBEDDINGS_API_KEY']);
+const ANY_VALUE = new Set([
+  'HOST',
+  'EMBEDDINGS_MODEL',
+  'EMBEDDINGS_API_KEY',
+  'SMTP_LISTEN_HOST',
+  'SEARCH_API_KEY',
+]);
 
 const BAD_VALUES: Record<string, string[]> = {
   NATS_URL: ['http://127.0.0.1:4222', 'nats://a:4222,localhost:4222', ' , '],
@@ -167,6 +193,19 @@ const BAD_VALUES: Record<string, string[]> = {
   EMBEDDINGS_TIMEOUT_MS: ['0', '10s'],
   AGENT_POOL_SIZE: ['0', '257', 'four'],
   AGENT_DEADLINE_MS: ['0', '1m'],
+  MAIL_DOMAIN: ['localhost', 'mail example.org', 'Mail.Example.org', '-x.example.org'],
+  SMTP_RELAY_URL: ['relay.example.org:25', 'http://relay.example.org'],
+  SMTP_LISTEN_PORT: ['65536', '-1', 'smtp'],
+  SEARCH_URL: ['searx.example.org', 'ftp://searx.example.org'],
+  SEARCH_PROVIDER: ['google', 'SearXNG'],
+  SEARCH_TIMEOUT_MS: ['0', '10s'],
+  SEARCH_CACHE_TTL_SECONDS: ['0', '1h'],
+  WEBFETCH_ALLOW_PRIVATE: ['maybe'],
+  WEBFETCH_MAX_BYTES: ['0', '5MB'],
+  WEBFETCH_TIMEOUT_MS: ['0'],
+  WEBFETCH_MAX_REDIRECTS: ['-1', '21'],
+  PIXEL_THREADS: ['0', '65', 'two'],
+  PIXEL_BODY_LIMIT_BYTES: ['0', '10MiB'],
 };
 
 describe('loadConfig rejects bad values', () => {

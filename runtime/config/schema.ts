@@ -84,6 +84,35 @@ export const ConfigSchema = z.object({
   AGENT_POOL_SIZE: positiveInt.max(256).default(4),
   /** How long an official agent's handler may run before its task fails. */
   AGENT_DEADLINE_MS: positiveInt.default(60_000),
+  /** postie: the service-owned mail domain agents' addresses live on. */
+  MAIL_DOMAIN: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/,
+      'must be a domain name'
+    )
+    .default('mail.localhost'),
+  /** postie: the SMTP relay outbound mail goes through (smtp[s]://user:pass@host:port); unset: no sending. */
+  SMTP_RELAY_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** postie: where the inbound SMTP listener for MAIL_DOMAIN binds; port 0 picks a free one. */
+  SMTP_LISTEN_HOST: z.string().min(1).default('127.0.0.1'),
+  SMTP_LISTEN_PORT: port.default(2525),
+  /** search: a SearXNG (…/search?format=json) or Brave-compatible API; unset: the agent says so. */
+  SEARCH_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SEARCH_PROVIDER: z.enum(['searxng', 'brave']).default('searxng'),
+  SEARCH_API_KEY: z.string().min(1).optional(),
+  SEARCH_TIMEOUT_MS: positiveInt.default(10_000),
+  /** search: how long results of a query are reused. */
+  SEARCH_CACHE_TTL_SECONDS: positiveInt.default(3_600),
+  /** webfetch: allow loopback, private, link-local and metadata addresses (off: refused). */
+  WEBFETCH_ALLOW_PRIVATE: z.stringbool().default(false),
+  WEBFETCH_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  WEBFETCH_TIMEOUT_MS: positiveInt.default(15_000),
+  WEBFETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  /** pixel: worker threads for image work, off the gateway's event loop. */
+  PIXEL_THREADS: positiveInt.max(64).default(2),
+  /** pixel: the body limit of messages to the pixel agent (decisions.md §7: 10 MiB). */
+  PIXEL_BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
 });
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -115,6 +144,33 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   readonly embeddings: EmbeddingsSettings;
   readonly agents: OfficialAgentSettings;
+  readonly mail: MailSettings;
+  readonly search: SearchSettings;
+  readonly webfetch: WebfetchSettings;
+  readonly pixel: { readonly threads: number; readonly bodyLimitBytes: number };
+}
+
+export interface MailSettings {
+  readonly domain: string;
+  /** SMTP relay URL for outbound mail, or undefined (sends fail with a clear message). */
+  readonly relayUrl: string | undefined;
+  readonly listenHost: string;
+  readonly listenPort: number;
+}
+
+export interface SearchSettings {
+  readonly url: string | undefined;
+  readonly provider: 'searxng' | 'brave';
+  readonly apiKey: string | undefined;
+  readonly timeoutMs: number;
+  readonly cacheTtlSeconds: number;
+}
+
+export interface WebfetchSettings {
+  readonly allowPrivate: boolean;
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly maxRedirects: number;
 }
 
 export interface EmbeddingsSettings {
@@ -147,7 +203,7 @@ export interface QueueConfig {
 }
 
 /** Names of settings whose values never reach a log line. */
-export const SECRET_KEYS = ['adminToken', 'databaseUrl', 'embeddings'] as const;
+export const SECRET_KEYS = ['adminToken', 'databaseUrl', 'embeddings', 'mail', 'search'] as const;
 
 export function toConfig(env: z.output<typeof ConfigSchema>): Config {
   return Object.freeze({
@@ -190,6 +246,29 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     agents: Object.freeze({
       poolSize: env.AGENT_POOL_SIZE,
       deadlineMs: env.AGENT_DEADLINE_MS,
+    }),
+    mail: Object.freeze({
+      domain: env.MAIL_DOMAIN,
+      relayUrl: env.SMTP_RELAY_URL,
+      listenHost: env.SMTP_LISTEN_HOST,
+      listenPort: env.SMTP_LISTEN_PORT,
+    }),
+    search: Object.freeze({
+      url: env.SEARCH_URL,
+      provider: env.SEARCH_PROVIDER,
+      apiKey: env.SEARCH_API_KEY,
+      timeoutMs: env.SEARCH_TIMEOUT_MS,
+      cacheTtlSeconds: env.SEARCH_CACHE_TTL_SECONDS,
+    }),
+    webfetch: Object.freeze({
+      allowPrivate: env.WEBFETCH_ALLOW_PRIVATE,
+      maxBytes: env.WEBFETCH_MAX_BYTES,
+      timeoutMs: env.WEBFETCH_TIMEOUT_MS,
+      maxRedirects: env.WEBFETCH_MAX_REDIRECTS,
+    }),
+    pixel: Object.freeze({
+      threads: env.PIXEL_THREADS,
+      bodyLimitBytes: env.PIXEL_BODY_LIMIT_BYTES,
     }),
   });
 }

@@ -46,6 +46,7 @@ beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
   const config = loadConfig({
+    SMTP_LISTEN_PORT: '0',
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
     PORT: '0',

@@ -31,6 +31,7 @@ beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
   const config = loadConfig({
+    SMTP_LISTEN_PORT: '0',
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
     PORT: '0',

@@ -87,6 +87,7 @@ beforeAll(async () => {
   const httpUrl = `http://127.0.0.1:${(httpAgent.address() as { port: number }).port}/a2a`;
 
   const config = loadConfig({
+    SMTP_LISTEN_PORT: '0',
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
     PORT: '0',

@@ -45,7 +45,14 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
     [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')],
     {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), NODE_ID: nodeId, LOG_LEVEL: 'info', ...opts.env },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        NODE_ID: nodeId,
+        LOG_LEVEL: 'info',
+        SMTP_LISTEN_PORT: '0',
+        ...opts.env,
+      },
       stdio: ['ignore', fd, fd],
     }
   );

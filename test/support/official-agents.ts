@@ -41,8 +41,12 @@ export interface Answer {
   task: Record<string, unknown>;
 }
 
-export async function startAgentHub(env: Record<string, string> = {}): Promise<AgentHub> {
-  const nats: NatsServerHandle = await startNatsServer();
+/** A hub on its own database and on `nats` (a new NATS server when omitted; closed with the hub). */
+export async function startAgentHub(
+  env: Record<string, string> = {},
+  natsServer?: NatsServerHandle
+): Promise<AgentHub> {
+  const nats: NatsServerHandle = natsServer ?? (await startNatsServer());
   const db: TestDatabase = await createTestDatabase();
   const hub = await startHub(
     testHubConfig(nats, db, { RATE_LIMIT_PER_MINUTE: '100000', ...env }),

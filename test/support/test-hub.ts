@@ -21,6 +21,8 @@ export function testHubConfig(
     NODE_TTL_MS: '2000',
     LOCK_INACTIVE_MS: '2000',
     LOG_LEVEL: 'silent',
+    // Many hubs share this machine: each inbound SMTP listener takes a free port.
+    SMTP_LISTEN_PORT: '0',
     ...overrides,
   });
 }

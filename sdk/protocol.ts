@@ -1,0 +1,95 @@
+// The hub's public protocol, as the SDK sees it (interface-spec "Resources", decisions.md §1–§4):
+// plain types for what crosses the wire. The SDK never imports the hub's internals.
+
+export type TaskState =
+  'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'canceled' | 'rejected';
+
+export type Part =
+  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
+  | {
+      kind: 'file';
+      mimeType: string;
+      name?: string;
+      /** base64 */
+      data?: string;
+      uri?: string;
+      metadata?: Record<string, unknown>;
+    }
+  | { kind: 'data'; mimeType: string; data: string; metadata?: Record<string, unknown> };
+
+export interface Message {
+  role?: 'user' | 'agent';
+  parts: Part[];
+  messageId?: string;
+  contextId?: string;
+  taskId?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Artifact {
+  artifactId?: string;
+  id?: string;
+  name?: string;
+  mimeType?: string;
+  parts: Part[];
+}
+
+export interface TaskStatus {
+  state: TaskState;
+  timestamp?: string;
+  message?: Message;
+}
+
+export interface Task {
+  id: string;
+  contextId: string;
+  status: TaskStatus;
+  messages?: Message[];
+  history?: Message[];
+  artifacts?: Artifact[];
+  metadata?: Record<string, unknown>;
+}
+
+/** The hub-signed `x-hub` envelope every delivery carries (decisions.md §4). */
+export interface HubEnvelope {
+  v: 1;
+  sender: { agentId: string; tenantId: string };
+  recipient: { agentId: string; tenantId: string };
+  taskId: string;
+  contextId: string;
+  messageId: string;
+  iat: number;
+  exp: number;
+  kid: string;
+  sig: string;
+}
+
+export interface AgentSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags?: string[];
+  examples?: string[];
+  inputModes?: string[];
+  outputModes?: string[];
+}
+
+export interface AgentCard {
+  name: string;
+  description: string;
+  url?: string;
+  version: string;
+  capabilities?: { streaming?: boolean; pushNotifications?: boolean };
+  defaultInputModes?: string[];
+  defaultOutputModes?: string[];
+  skills: AgentSkill[];
+  [key: string]: unknown;
+}
+
+/** Text parts joined by spaces: what handlers usually want from a message. */
+export function textOf(parts: readonly Part[] | undefined): string {
+  return (parts ?? [])
+    .filter((p): p is Extract<Part, { kind: 'text' }> => p.kind === 'text')
+    .map((p) => p.text)
+    .join(' ');
+}
