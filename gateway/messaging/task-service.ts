@@ -24,7 +24,7 @@ import {
 } from '../../runtime/protocol/index.js';
 import type { EnvelopeSigner } from '../../runtime/envelope/index.js';
 import type { QueueEntry, QueueTransport, TaskEvent, TaskInput } from '../../actors/index.js';
-import type { Principal } from '../../infra/db/index.js';
+import { OFFICIAL_TENANT, type Principal } from '../../infra/db/index.js';
 import type { AgentDirectory, AgentRecord } from './directory.js';
 import type { FrameRouter } from './frames.js';
 import type { Presence } from './presence.js';
@@ -95,7 +95,13 @@ export class TaskService implements QueueDelegate {
     if (req.taskId !== undefined) return this.continueTask(sender, req);
 
     const recipient = await this.recipientOf(sender, req);
-    if (recipient.visibility === 'private' && recipient.tenantId !== sender.tenantId) {
+    // The official agents are the hub's own (postie hands over inbound mail): they may reach
+    // private agents; no API key can act for the official tenant.
+    if (
+      recipient.visibility === 'private' &&
+      recipient.tenantId !== sender.tenantId &&
+      sender.tenantId !== OFFICIAL_TENANT.id
+    ) {
       throw new HubError('FORBIDDEN', `agent ${recipient.id} is private to its organization`, {
         data: { agentId: recipient.id },
       });

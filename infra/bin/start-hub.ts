@@ -15,7 +15,7 @@ import { createActor, fromPromise } from 'xstate';
 import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
 import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
 import { createAuthenticator } from '../../gateway/auth/index.js';
-import { hubMethods, httpHandlers } from '../../gateway/a2a/index.js';
+import { hubMethods, httpHandlers, largeAgentRequests } from '../../gateway/a2a/index.js';
 import {
   AgentDirectory,
   ConnectionRegistry,
@@ -50,6 +50,7 @@ import {
 import { createGeocoder } from '../geo/index.js';
 import { createEmbedder } from '../embed/index.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
+import { startInboundMail } from '../../agents/postie/inbound.js';
 import {
   contextPeer,
   createDb,
@@ -72,6 +73,8 @@ export interface Hub {
   readonly tasks: TaskService;
   readonly presence: Presence;
   readonly queues: QueueService;
+  /** The port postie's inbound SMTP listener is bound to (SMTP_LISTEN_PORT, or the one picked for 0). */
+  readonly smtpPort: number | undefined;
   /** Graceful stop: stop accepting, finish in-flight work, hand partitions over, close connections. */
   stop(): Promise<void>;
 }
@@ -233,10 +236,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     contextPeer: (contextId, agentId) => contextPeer(sql, contextId, agentId),
   });
   const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
+  const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
   host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
 
   const agentServices = {
+    config,
     sql,
     embedder: createEmbedder(config.embeddings),
     hub: createOfficialHub(sql, tasks),
@@ -293,6 +298,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       metrics,
       health,
       rpc,
+      largeRequests: largeAgentRequests({
+        limitBytes: config.pixel.bodyLimitBytes,
+        bodyLimitBytes: config.bodyLimitBytes,
+        natsMaxPayload: bus.nc.info?.max_payload ?? 1024 * 1024,
+        agents: new Set(['pixel', 'agent-pixel-official']),
+      }),
       debug: {
         machineIds: () => registry.ids(),
         machineDefinition: (id) => registry.definition(id),
@@ -377,6 +388,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         await presence.disconnected(c.agentId, c.connId);
       }
       await gateway.drain(Math.floor(config.shutdownTimeoutMs / 2));
+      await inboundMail.stop();
       await Promise.all(pools.map((p) => p.stop()));
       cleanup.stop();
       await membership.drain();
@@ -412,6 +424,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     tasks,
     presence,
     queues,
+    smtpPort: inboundMail.port,
     stop,
   };
 }
