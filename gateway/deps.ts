@@ -47,6 +47,11 @@ export interface GatewayDeps {
   /** Method name → handler for POST /a2a. Unknown names answer -32601. */
   rpc: ReadonlyMap<string, RpcHandler>;
   debug: DebugSource;
+  /**
+   * POST /a2a bodies above bodyLimitBytes: the larger limit, and which requests may use it (the
+   * pixel agent's, decisions.md §7). `admit` returns undefined to accept, or why it refuses.
+   */
+  largeRequests?: { limitBytes: number; admit(body: Buffer): string | undefined };
 }
 
 export interface Gateway {

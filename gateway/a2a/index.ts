@@ -7,3 +7,4 @@ export {
   type HubMethod,
   type Caller,
 } from './hub-methods.js';
+export { largeAgentRequests, type LargeRequestPolicy } from './large-requests.js';

@@ -17,7 +17,18 @@ export const builtInRoutes: RouteRegistrar = (table, deps) => {
   const log = deps.log;
   table.add(healthRoute(deps.health, log));
   table.add(metricsRoute(deps.metrics));
-  table.add(rpcRoute({ pattern: '/a2a', handlers: deps.rpc, log, metrics: deps.metrics }));
+  table.add(
+    rpcRoute(
+      {
+        pattern: '/a2a',
+        handlers: deps.rpc,
+        log,
+        metrics: deps.metrics,
+        ...(deps.largeRequests ? { large: deps.largeRequests } : {}),
+      },
+      deps.config.bodyLimitBytes
+    )
+  );
   const { debugEnabled, adminToken } = deps.config;
   if (debugEnabled && adminToken !== undefined && adminToken !== '') {
     for (const spec of debugRoutes({ debug: deps.debug, adminToken, log })) table.add(spec);

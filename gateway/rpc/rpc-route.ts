@@ -4,6 +4,7 @@ import type { RpcContext, RpcHandler } from '../deps.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import type { RouteSpec } from '../http/route-table.js';
+import { HubError } from '../../runtime/errors/index.js';
 import { dispatchRpc, rpcErrorReply, RPC_METHOD_INVALID } from './dispatch.js';
 
 export interface RpcRouteOptions {
@@ -14,14 +15,23 @@ export interface RpcRouteOptions {
   readonly metrics: HubMetrics;
   /** Overrides the gateway's bodyLimitBytes for this route. */
   readonly bodyLimitBytes?: number;
+  /** Bodies between bodyLimitBytes and this larger limit, for the requests `admit` accepts. */
+  readonly large?: { limitBytes: number; admit(body: Buffer): string | undefined };
 }
 
-export function rpcRoute(opts: RpcRouteOptions): RouteSpec {
+export function rpcRoute(opts: RpcRouteOptions, defaultLimitBytes?: number): RouteSpec {
   const env = { handlers: opts.handlers, log: opts.log, metrics: opts.metrics };
+  const limit = opts.bodyLimitBytes ?? defaultLimitBytes;
+  const large =
+    opts.large && limit !== undefined && opts.large.limitBytes > limit ? opts.large : undefined;
   return {
     method: 'POST',
     pattern: opts.pattern,
-    body: opts.bodyLimitBytes === undefined ? true : { limitBytes: opts.bodyLimitBytes },
+    body: large
+      ? { limitBytes: large.limitBytes }
+      : limit === undefined
+        ? true
+        : { limitBytes: limit },
     handler: async (req) => {
       let body: Buffer;
       try {
@@ -29,6 +39,13 @@ export function rpcRoute(opts: RpcRouteOptions): RouteSpec {
       } catch (err) {
         // No body, so no id to echo: JSON-RPC 2.0 §5 says null.
         return rpcErrorReply(err, null, RPC_METHOD_INVALID, req.requestId, env);
+      }
+      if (large && body.length > limit!) {
+        const refusal = large.admit(body);
+        if (refusal !== undefined) {
+          const err = new HubError('PAYLOAD_TOO_LARGE', refusal, { data: { limit } });
+          return rpcErrorReply(err, null, RPC_METHOD_INVALID, req.requestId, env);
+        }
       }
       const ctx: RpcContext = { requestId: req.requestId, headers: req.headers, path: req.path };
       return dispatchRpc(body, req.headers['content-type'], ctx, env);

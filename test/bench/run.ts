@@ -16,6 +16,7 @@ const only = process.env.BENCH_ONLY;
 if (!only || only === 'round-trip') await roundTripReport();
 if (!only || only === 'queue') await queueReport();
 if (!only || only === 'discover') await discoverReport();
+if (!only || only === 'pixel') await (await import('./pixel.js')).pixelReport();
 
 async function roundTripReport() {
   const r = await roundTrip();
