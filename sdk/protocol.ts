@@ -68,7 +68,8 @@ export interface AgentSkill {
   id: string;
   name: string;
   description: string;
-  tags?: string[];
+  /** Required by the hub's card validation (may be empty). */
+  tags: string[];
   examples?: string[];
   inputModes?: string[];
   outputModes?: string[];
@@ -77,6 +78,7 @@ export interface AgentSkill {
 export interface AgentCard {
   name: string;
   description: string;
+  /** The agent's endpoint: required on a card sent with updateCard or registered with the hub. */
   url?: string;
   version: string;
   capabilities?: { streaming?: boolean; pushNotifications?: boolean };
