@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import type { Config } from '../../runtime/config/index.js';
 import { HubError } from '../../runtime/errors/index.js';
 import { fail } from '../kit/index.js';
-import { allowableKind, refusal } from './address-policy.js';
+import { allowableKind, refusal } from '../../runtime/net/index.js';
 
 export type FetchLimits = Config['webfetch'];
 

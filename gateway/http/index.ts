@@ -12,4 +12,4 @@ export { normalizeError, fromZodError, type IssueSummary } from './normalize-err
 export { InFlight } from './in-flight.js';
 export { readBody } from './body.js';
 export { Exchange, writeReply } from './exchange.js';
-export { addReplyHeaders, withReplyHeaders } from './reply-headers.js';
+export { addReplyHeaders, currentClientAddress, withReplyHeaders } from './reply-headers.js';

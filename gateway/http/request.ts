@@ -62,11 +62,20 @@ export function methodLabel(lowerCaseMethod: string): string {
     : 'OTHER';
 }
 
-/** decodeURIComponent for a path parameter, as a 400 instead of a URIError. */
+/**
+ * decodeURIComponent for a path parameter, as a 400 instead of a URIError. A NUL is refused the
+ * same way: no id holds one, and PostgreSQL rejects it in text as an internal error (the fuzz
+ * test found /api/agents/%00 and /agents/%00/a2a answering 500).
+ */
 export function decodeParam(raw: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(raw);
+    decoded = decodeURIComponent(raw);
   } catch {
     throw new InvalidRequestError(`Malformed percent-encoding in path segment "${raw}"`);
   }
+  if (decoded.includes('\u0000')) {
+    throw new InvalidRequestError(`Path segment "${raw}" holds a NUL character`);
+  }
+  return decoded;
 }

@@ -133,6 +133,8 @@ export class RouteTable {
         // The handler may answer without awaiting the body; its rejection is not a crash.
         body.catch(ignore);
       }
+      // Read now: uWS gives the peer address only while the handler runs synchronously.
+      const client = Buffer.from(res.getRemoteAddressAsText()).toString();
       const request: RouteRequest = {
         method,
         path: req.getUrl(),
@@ -142,7 +144,7 @@ export class RouteTable {
         requestId: randomUUID(),
         body,
       };
-      this.run(exchange, request, handler, pattern, started);
+      this.run(exchange, request, handler, pattern, started, client);
     };
   }
 
@@ -151,7 +153,8 @@ export class RouteTable {
     request: RouteRequest,
     handler: RouteHandler,
     route: string,
-    started: number
+    started: number,
+    client: string
   ): void {
     this.opts.inFlight.enter();
     // Headers added during the request (rate-limit headers) join whatever reply answers it.
@@ -162,7 +165,7 @@ export class RouteTable {
     };
     let out: Reply | Promise<Reply>;
     try {
-      out = withReplyHeaders(extra, () => handler(request));
+      out = withReplyHeaders(extra, () => handler(request), client);
     } catch (err) {
       out = restErrorReply(err, request.requestId, this.opts.log);
     }

@@ -13,10 +13,12 @@ import {
   type Queryable,
 } from '../../infra/db/index.js';
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
 import type { AgentDirectory } from '../messaging/directory.js';
 import type { RouteRegistrar } from '../routes/index.js';
+import { assertCallableUrl } from './callable-url.js';
 import { readJsonObject } from './json-body.js';
 
 export interface AgentsAdminRoutesDeps {
@@ -24,6 +26,8 @@ export interface AgentsAdminRoutesDeps {
   readonly auth: Pick<Authenticator, 'authenticate'>;
   /** announce() tells every node to drop cached copies and cached keys of the agent. */
   readonly directory: Pick<AgentDirectory, 'announce'>;
+  /** Refuses an agent URL naming a loopback/private address (OUTBOUND_ALLOW_PRIVATE). */
+  readonly guard: OutboundGuard;
 }
 
 /** An admin principal, or FORBIDDEN (an agent key cannot manage its tenant). */
@@ -86,6 +90,7 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
       handler: async (req) => {
         const admin = await requireAdmin(d.auth, req);
         const input = createInput(admin.tenantId, readJsonObject(await req.body, CREATE_FIELDS));
+        assertCallableUrl(d.guard, input.url);
         const created = await createAgent(d.sql, input);
         return jsonReply(201, {
           agent: agentView(created.agent),

@@ -12,16 +12,20 @@ import {
   type Webhook,
 } from '../../infra/db/index.js';
 import { HubError } from '../../runtime/errors/index.js';
+import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { postWebhook } from '../webhooks/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
+import { assertCallableUrl } from './callable-url.js';
 import { readJsonObject } from './json-body.js';
 
 export interface WebhooksRoutesDeps {
   readonly sql: Queryable;
   readonly auth: Pick<Authenticator, 'authenticate'>;
+  /** Checks the URL at creation, and the test delivery goes through it like the dispatcher's. */
+  readonly guard: OutboundGuard;
 }
 
 export function webhookView(w: Webhook) {
@@ -53,6 +57,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const body = readJsonObject(await req.body, ['url', 'events', 'secret']);
+        assertCallableUrl(d.guard, body.url);
         const created = await createWebhook(d.sql, {
           tenantId,
           ...body,
@@ -95,7 +100,8 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
         // One attempt, answered here: the caller sees at once whether the receiver works.
         const result = await postWebhook(
           { id: deliveryId, url: hook.url, secret: hook.secret, event: 'webhook.test', body },
-          Date.now()
+          Date.now(),
+          d.guard
         );
         await noteWebhookResult(d.sql, hook.id, result);
         const after = await getWebhook(d.sql, tenantId, id);

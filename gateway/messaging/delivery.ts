@@ -7,6 +7,13 @@ import { RequestError, TimeoutError } from '@nats-io/nats-core';
 import { z } from 'zod';
 import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
 import {
+  allowableKind,
+  OutboundRefusedError,
+  outboundRequest,
+  type OutboundGuard,
+  type OutboundResponse,
+} from '../../runtime/net/index.js';
+import {
   ArtifactInput,
   PartInput,
   encodeMessageV1,
@@ -192,10 +199,14 @@ export function parseAnswer(result: unknown): AgentAnswer {
 
 export interface HttpCallOptions {
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** OUTBOUND_ALLOW_PRIVATE's guard: the agent's URL must resolve to addresses it accepts. */
+  guard: OutboundGuard;
 }
 
-/** POST the message to the agent's URL; connection failures, 5xx and time-outs are "unreachable". */
+/**
+ * POST the message to the agent's URL; connection failures, 5xx and time-outs are "unreachable".
+ * A URL the outbound guard refuses fails the task at once: retrying cannot make it public.
+ */
 export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<DeliveryOutcome> {
   const url = d.recipient.url;
   if (!url) return { kind: 'unreachable', reason: NO_ENDPOINT };
@@ -224,16 +235,16 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
     'a2a-version': '1.0',
   };
   if (d.recipient.webhookSecret) headers.authorization = `Bearer ${d.recipient.webhookSecret}`;
-  let res: Response;
+  let res: OutboundResponse;
   try {
-    res = await (opts.fetch ?? fetch)(url, {
+    res = await outboundRequest(opts.guard, new URL(url), {
       method: 'POST',
       headers,
       body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params }),
-      signal: AbortSignal.timeout(opts.timeoutMs),
-      redirect: 'error',
+      timeoutMs: opts.timeoutMs,
     });
   } catch (err) {
+    if (err instanceof OutboundRefusedError) return failed(agentUrlRefused(err));
     const reason = (err as Error).name === 'TimeoutError' ? 'agent timed out' : 'agent unreachable';
     return { kind: 'unreachable', reason: `${reason}: ${url}` };
   }
@@ -241,7 +252,7 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
     return { kind: 'unreachable', reason: `agent answered HTTP ${res.status}` };
   let body: { result?: unknown; error?: { message?: unknown } };
   try {
-    body = (await res.json()) as typeof body;
+    body = JSON.parse(res.body.toString('utf8')) as typeof body;
   } catch {
     return failed(`agent answered HTTP ${res.status} with a body that is not JSON`);
   }
@@ -249,12 +260,18 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
     const m = body.error.message;
     return failed(typeof m === 'string' ? m : 'agent returned an error');
   }
-  if (!res.ok) return failed(`agent answered HTTP ${res.status}`);
+  if (res.status < 200 || res.status > 299) return failed(`agent answered HTTP ${res.status}`);
   try {
     return { kind: 'answered', answer: parseAnswer(body.result) };
   } catch {
     return failed('agent returned a result that is neither a task nor a string');
   }
+}
+
+/** The task's failure reason when the guard refuses the agent's URL. */
+export function agentUrlRefused(err: OutboundRefusedError): string {
+  const what = allowableKind(err.why.kind) ? 'private' : 'forbidden';
+  return `agent URL resolves to a ${what} address: ${err.message}`;
 }
 
 function withTaskId(m: Message, taskId: string | undefined): Message {
@@ -274,14 +291,18 @@ function pickV1Config(c: Record<string, unknown>) {
 }
 
 /** Best effort: tell an HTTP agent its task was canceled (decisions.md §8). */
-export async function cancelAtHttpAgent(recipient: AgentRecord, taskId: string): Promise<void> {
+export async function cancelAtHttpAgent(
+  recipient: AgentRecord,
+  taskId: string,
+  guard: OutboundGuard
+): Promise<void> {
   if (!recipient.url) return;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'a2a-version': '1.0',
   };
   if (recipient.webhookSecret) headers.authorization = `Bearer ${recipient.webhookSecret}`;
-  await fetch(recipient.url, {
+  await outboundRequest(guard, new URL(recipient.url), {
     method: 'POST',
     headers,
     body: JSON.stringify({
@@ -290,6 +311,6 @@ export async function cancelAtHttpAgent(recipient: AgentRecord, taskId: string):
       method: 'CancelTask',
       params: { id: taskId },
     }),
-    signal: AbortSignal.timeout(5000),
+    timeoutMs: 5000,
   }).catch(() => undefined);
 }

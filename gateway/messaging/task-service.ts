@@ -13,6 +13,7 @@ import {
 import { HubError, InvalidParamsError, UnavailableError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
 import type { Logger } from '../../runtime/log/index.js';
+import type { OutboundGuard } from '../../runtime/net/index.js';
 import {
   TerminalStates,
   assertAcceptsOutputModes,
@@ -52,6 +53,8 @@ export interface TaskServiceOptions {
   log: Logger;
   blockingTimeoutMs?: number;
   httpTimeoutMs?: number;
+  /** Checks every HTTP agent's address before the hub connects (OUTBOUND_ALLOW_PRIVATE). */
+  outbound: OutboundGuard;
   officialTimeoutMs?: number;
   /** Offline delivery; without it an unreachable recipient fails the task at once. */
   queues?: QueueService;
@@ -502,7 +505,10 @@ export class TaskService implements QueueDelegate {
         return this.reportDelivered(
           task,
           'http',
-          await deliverHttp(d, { timeoutMs: this.o.httpTimeoutMs ?? 30_000 })
+          await deliverHttp(d, {
+            timeoutMs: this.o.httpTimeoutMs ?? 30_000,
+            guard: this.o.outbound,
+          })
         );
       case 'official':
         return deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
@@ -782,7 +788,7 @@ export class TaskService implements QueueDelegate {
     if (state === 'canceled') {
       void this.o.frames.push(task.recipientId, frame);
       void this.o.directory.get(task.recipientId).then((r) => {
-        if (r?.transport === 'http') return cancelAtHttpAgent(r, task.id);
+        if (r?.transport === 'http') return cancelAtHttpAgent(r, task.id, this.o.outbound);
         // The official agent's pool member holding the task aborts its handler.
         if (r?.transport === 'official') {
           this.o.bus.nc.publish(subjects.agentCancel(r.id), encodeJson({ taskId: task.id }));

@@ -1,4 +1,5 @@
-// Per-API-key rate limiting, exact across hub nodes (decisions.md §7).
+// Per-API-key rate limiting, exact across hub nodes (decisions.md §7), and a per-address limit
+// on failed authentications.
 export {
   createRateLimiter,
   rateLimitedAuthenticator,
@@ -9,3 +10,9 @@ export {
   type RateLimiterOptions,
   type RateLimitState,
 } from './rate-limiter.js';
+export {
+  createFailedAuthLimiter,
+  FAILED_AUTH_DEFAULTS,
+  type FailedAuthLimiter,
+  type FailedAuthLimiterOptions,
+} from './failed-auth.js';

@@ -12,7 +12,8 @@ import { HubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { bearerToken } from '../auth/index.js';
-import { addReplyHeaders } from '../http/index.js';
+import { addReplyHeaders, currentClientAddress } from '../http/index.js';
+import type { FailedAuthLimiter } from './failed-auth.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -105,18 +106,29 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
  * The authenticator every route uses, with the limit applied after authentication: each
  * authenticated request is counted, its reply gets the X-RateLimit-* headers, and a request over
  * the limit is refused with RATE_LIMITED (data.retryAfter becomes Retry-After on JSON-RPC too).
+ * With `failedAuth`, failed authentications are counted per client address (from the request
+ * scope), and an address over that limit is refused before its key is even looked at.
  */
 export function rateLimitedAuthenticator(
   auth: Authenticator,
   limiter: RateLimiter,
-  onLimited?: (principal: Principal) => void
+  onLimited?: (principal: Principal) => void,
+  failedAuth?: FailedAuthLimiter
 ): Authenticator {
   return {
     invalidateAgent: (id) => auth.invalidateAgent(id),
     invalidateKeyHash: (h) => auth.invalidateKeyHash(h),
     close: () => auth.close(),
     async authenticate(header) {
-      const principal = await auth.authenticate(header);
+      const client = failedAuth === undefined ? '' : currentClientAddress();
+      failedAuth?.check(client);
+      let principal: Principal;
+      try {
+        principal = await auth.authenticate(header);
+      } catch (err) {
+        if (err instanceof HubError && err.code === 'UNAUTHENTICATED') failedAuth?.fail(client);
+        throw err;
+      }
       // authenticate succeeded, so the header holds a well-formed key.
       const keyHash = hashApiKey(bearerToken(header) as string);
       const state = await limiter.hit(keyHash, principal);

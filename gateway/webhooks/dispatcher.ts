@@ -12,6 +12,11 @@ import {
 } from '../../infra/db/index.js';
 import { EVENT_ID_HEADER, decodeHubEvent, streams, type Bus } from '../../runtime/bus/index.js';
 import type { Logger } from '../../runtime/log/index.js';
+import {
+  OutboundRefusedError,
+  outboundRequest,
+  type OutboundGuard,
+} from '../../runtime/net/index.js';
 import { MAX_ATTEMPTS, retryAt, WEBHOOK_TIMEOUT_MS } from './schedule.js';
 import { signBody } from './sign.js';
 
@@ -21,6 +26,8 @@ export const DISPATCHER_CONSUMER = 'webhook-dispatcher';
 export interface WebhookDispatcherOptions {
   readonly sql: Queryable;
   readonly log: Logger;
+  /** OUTBOUND_ALLOW_PRIVATE's guard: webhook URLs resolving to private addresses are refused. */
+  readonly guard: OutboundGuard;
   /** Injectable clock (ms since epoch): drives next_at, so tests need no sleeping. */
   readonly now?: () => number;
   /** How often due deliveries are looked for. */
@@ -39,13 +46,17 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-/** One POST; resolves ok on 2xx within the timeout, else the reason. */
+/**
+ * One POST through the outbound guard; resolves ok on 2xx within the timeout, else the reason. A
+ * refused address is `final`: no retry can make it public, so the delivery fails at once.
+ */
 export async function postWebhook(
   d: Pick<DueDelivery, 'id' | 'url' | 'secret' | 'event' | 'body'>,
-  nowMs: number
-): Promise<{ ok: true } | { ok: false; error: string }> {
+  nowMs: number,
+  guard: OutboundGuard
+): Promise<{ ok: true } | { ok: false; error: string; final?: true }> {
   try {
-    const res = await fetch(d.url, {
+    const res = await outboundRequest(guard, new URL(d.url), {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -56,14 +67,17 @@ export async function postWebhook(
         'x-hub-timestamp': String(Math.floor(nowMs / 1000)),
       },
       body: d.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      // The receiver's answer is not read; a large one is not worth holding.
+      maxBytes: 64 * 1024,
     });
-    await res.body?.cancel();
     return res.status >= 200 && res.status < 300
       ? { ok: true }
       : { ok: false, error: `HTTP ${res.status}` };
   } catch (err) {
+    if (err instanceof OutboundRefusedError) {
+      return { ok: false, error: `webhook URL refused: ${err.message}`, final: true };
+    }
     const name = err instanceof Error ? err.name : '';
     return {
       ok: false,
@@ -81,7 +95,7 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   let ticking: Promise<number> | undefined;
 
   const attempt = async (d: DueDelivery): Promise<void> => {
-    const result = await postWebhook(d, now());
+    const result = await postWebhook(d, now(), o.guard);
     const at = now();
     const n = d.attempts + 1;
     await recordAttempt(
@@ -89,7 +103,11 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
       { id: d.id, webhookId: d.webhookId },
       result.ok
         ? result
-        : { ok: false, error: result.error, retryAt: retryAt(n, d.maxAttempts, at) },
+        : {
+            ok: false,
+            error: result.error,
+            retryAt: result.final === true ? null : retryAt(n, d.maxAttempts, at),
+          },
       new Date(at)
     );
     if (!result.ok)

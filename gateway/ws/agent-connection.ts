@@ -6,6 +6,8 @@ import type { AgentConnection } from '../messaging/frames.js';
 
 export interface SocketData {
   connId: string;
+  /** The peer's address, for the failed-authentication limit of the legacy `auth` frame. */
+  client?: string;
   /** Set once authenticated (on upgrade, or by the legacy first `auth` frame). */
   conn?: UwsAgentConnection;
   /** Principal resolved during the upgrade, consumed in open(). */

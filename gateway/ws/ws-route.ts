@@ -8,6 +8,7 @@ import type { Logger } from '../../runtime/log/index.js';
 import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
 import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
+import { withReplyHeaders } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { toRpcError } from '../rpc/index.js';
 import { invoke, lookupMethod, type HubMethod } from '../a2a/hub-methods.js';
@@ -103,7 +104,11 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         return;
       }
       try {
-        const p = asAgent(await d.auth.authenticate(`Bearer ${frame.token}`));
+        // In a request scope carrying the peer's address: wrong tokens count as failed logins.
+        const header = `Bearer ${frame.token}`;
+        const p = asAgent(
+          await withReplyHeaders({}, () => d.auth.authenticate(header), data.client)
+        );
         clearTimeout(data.authTimer);
         if (!data.closed) admit(ws, p);
       } catch (err) {
@@ -188,9 +193,10 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
           if (aborted) return;
           res.cork(() => res.upgrade(data, key, protocol, extensions, context));
         };
-        const base: SocketData = { connId: randomUUID(), closed: false };
+        const client = Buffer.from(res.getRemoteAddressAsText()).toString();
+        const base: SocketData = { connId: randomUUID(), client, closed: false };
         if (!authorization) return upgrade(base);
-        d.auth.authenticate(authorization).then(
+        withReplyHeaders({}, () => d.auth.authenticate(authorization), client).then(
           (p) => {
             try {
               const a = asAgent(p);

@@ -11,6 +11,7 @@ import type { Task } from '../../runtime/protocol/index.js';
 import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { MachineRegistry } from '../../runtime/inspect/index.js';
+import { createOutboundGuard } from '../../runtime/net/index.js';
 import { createActor, fromPromise } from 'xstate';
 import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
 import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
@@ -41,7 +42,11 @@ import {
   webhooksRoutes,
 } from '../../gateway/manage/index.js';
 import { createWebhookDispatcher } from '../../gateway/webhooks/index.js';
-import { createRateLimiter, rateLimitedAuthenticator } from '../../gateway/ratelimit/index.js';
+import {
+  createFailedAuthLimiter,
+  createRateLimiter,
+  rateLimitedAuthenticator,
+} from '../../gateway/ratelimit/index.js';
 import {
   directorySettingsFields,
   discoverRoutes,
@@ -142,13 +147,23 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   rateLimiter.start();
   const outboxRelay = createOutboxRelay({ sql, bus, log: log.child({ component: 'outbox' }) });
   outboxRelay.start();
-  const webhooks = createWebhookDispatcher({ sql, log: log.child({ component: 'webhooks' }) });
+  // One guard for every call the hub makes to a registered URL (HTTP agents, webhooks).
+  const outbound = createOutboundGuard({ allowPrivate: config.outboundAllowPrivate });
+  const webhooks = createWebhookDispatcher({
+    sql,
+    log: log.child({ component: 'webhooks' }),
+    guard: outbound,
+  });
   await webhooks.start(bus);
   // Every route authenticates through this one, so every authenticated request is counted.
   const auth = rateLimitedAuthenticator(
     createAuthenticator({ sql, log: log.child({ component: 'auth' }) }),
     rateLimiter,
-    () => metrics.rateLimited.inc()
+    () => metrics.rateLimited.inc(),
+    // Wrong keys from one address meet 429 after a few dozen a minute: no guessing at line rate.
+    config.authFailuresPerMinute > 0
+      ? createFailedAuthLimiter({ maxFailures: config.authFailuresPerMinute })
+      : undefined
   );
   const directory = new AgentDirectory(sql, bus);
   directory.start();
@@ -222,10 +237,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   });
   queues.start();
   presence.onChange((agentId, entry) => queues.presenceChanged(agentId, entry !== undefined));
+  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
   const tasks = new TaskService({
     host,
     queues,
     httpTimeoutMs: config.httpAgentTimeoutMs,
+    outbound,
     bus,
     directory,
     presence,
@@ -233,9 +250,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     signer,
     partitions: config.partitions,
     log: log.child({ component: 'tasks' }),
-    contextPeer: (contextId, agentId) => contextPeer(sql, contextId, agentId),
+    // The index trails the log by its flush interval: a reply by contextId right after the first
+    // message would miss it, so a miss flushes this node's pending rows and looks again.
+    contextPeer: async (contextId, agentId) =>
+      (await contextPeer(sql, contextId, agentId)) ??
+      (await taskIndex.flush().then(() => contextPeer(sql, contextId, agentId))),
   });
-  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
   const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
   host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
@@ -350,9 +370,9 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           },
         }),
         discoverRoutes({ sql, auth, usage: new UsageCounts(sql) }),
-        agentsAdminRoutes({ sql, auth, directory }),
+        agentsAdminRoutes({ sql, auth, directory, guard: outbound }),
         creditsRoutes({ sql, auth, relay: outboxRelay }),
-        webhooksRoutes({ sql, auth }),
+        webhooksRoutes({ sql, auth, guard: outbound }),
         usageRoutes({ sql, auth }),
         alertsRoutes({
           sql,

@@ -74,6 +74,8 @@ describe('loadConfig defaults', () => {
         maxRedirects: 5,
       },
       pixel: { threads: 2, bodyLimitBytes: 10 * 1024 * 1024 },
+      outboundAllowPrivate: false,
+      authFailuresPerMinute: 30,
     });
   });
 
@@ -206,6 +208,8 @@ const BAD_VALUES: Record<string, string[]> = {
   WEBFETCH_MAX_REDIRECTS: ['-1', '21'],
   PIXEL_THREADS: ['0', '65', 'two'],
   PIXEL_BODY_LIMIT_BYTES: ['0', '10MiB'],
+  OUTBOUND_ALLOW_PRIVATE: ['sometimes'],
+  AUTH_FAILURES_PER_MINUTE: ['-1', 'thirty', '100001'],
 };
 
 describe('loadConfig rejects bad values', () => {

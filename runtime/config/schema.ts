@@ -111,6 +111,17 @@ export const ConfigSchema = z.object({
   WEBFETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   /** pixel: worker threads for image work, off the gateway's event loop. */
   PIXEL_THREADS: positiveInt.max(64).default(2),
+  /**
+   * Let the hub call loopback, private and link-local addresses (HTTP agents, webhooks): off in
+   * production; on for development with agents on this machine.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z.stringbool().default(false),
+  /**
+   * Failed authentications admitted per client address and minute on a node before that address
+   * is refused (429) for the rest of the minute; 0 turns it off (behind a proxy that hides client
+   * addresses, every client would share one budget).
+   */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(30),
   /** pixel: the body limit of messages to the pixel agent (decisions.md §7: 10 MiB). */
   PIXEL_BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
 });
@@ -148,6 +159,10 @@ export interface Config {
   readonly search: SearchSettings;
   readonly webfetch: WebfetchSettings;
   readonly pixel: { readonly threads: number; readonly bodyLimitBytes: number };
+  /** May the hub call loopback/private addresses (HTTP agents, webhooks)? */
+  readonly outboundAllowPrivate: boolean;
+  /** Failed authentications per client address and minute; 0 = no limit. */
+  readonly authFailuresPerMinute: number;
 }
 
 export interface MailSettings {
@@ -270,6 +285,8 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
       threads: env.PIXEL_THREADS,
       bodyLimitBytes: env.PIXEL_BODY_LIMIT_BYTES,
     }),
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE,
+    authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
   });
 }
 

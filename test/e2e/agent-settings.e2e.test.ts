@@ -47,6 +47,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const config = loadConfig({
     SMTP_LISTEN_PORT: '0',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
     PORT: '0',

@@ -11,6 +11,7 @@ import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant, issueAdminKey } from '../../infra/db/index.js';
 import { startNominatimServer, type NominatimServer } from '../support/nominatim-server.js';
+import { officialAgents } from '../../agents/index.js';
 
 let nats: NatsServerHandle;
 let db: TestDatabase;
@@ -119,7 +120,10 @@ describe('official agents', () => {
     const byTag = await call('GET', '/api/discover/agents?skillTag=latency&verified=true');
     expect(agentIds(byTag)).toEqual(['agent-echo-official']);
     const cats = await call('GET', '/api/discover/categories');
-    expect(cats.body.categories).toContainEqual({ name: 'utilities', count: 1 });
+    expect(cats.body.categories).toContainEqual({
+      name: 'utilities',
+      count: officialAgents.filter((a) => a.category === 'utilities').length,
+    });
   });
 });
 

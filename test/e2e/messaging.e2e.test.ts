@@ -88,6 +88,7 @@ beforeAll(async () => {
 
   const config = loadConfig({
     SMTP_LISTEN_PORT: '0',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     NATS_URL: nats.url,
     DATABASE_URL: db.url,
     PORT: '0',
@@ -535,6 +536,27 @@ describe('visibility, look-ups and bad input', () => {
     });
     const none = await rpc(url, keys.carol, 'tasks/list', { contextId: task.contextId });
     expect((none.result as { tasks: unknown[] }).tasks).toEqual([]);
+  });
+
+  it('continues a conversation by contextId right after its first message', async () => {
+    // The task index trails the log; a reply by contextId alone must not depend on it.
+    for (let i = 0; i < 5; i++) {
+      const first = await rpc(url, keys.alice, 'SendMessage', {
+        message: text(`first ${i}`),
+        configuration: { agentId: 'echo', blocking: true },
+      });
+      const { contextId } = first.result as { contextId: string };
+      const reply = await rpc(url, keys.alice, 'SendMessage', {
+        message: text(`again ${i}`),
+        configuration: { contextId, blocking: true },
+      });
+      expect(reply.error).toBeUndefined();
+      expect(reply.result).toMatchObject({
+        contextId,
+        status: { state: 'completed' },
+        metadata: { agentId: 'agent-echo-official' },
+      });
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type Db,
 } from '../../infra/db/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
+import { createOutboundGuard } from '../../runtime/net/index.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../gateway/webhooks/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -24,7 +25,13 @@ const now = () => clock;
 let seq = 0;
 
 function dispatcher(): WebhookDispatcher {
-  return createWebhookDispatcher({ sql: db, log: silentLogger, now });
+  return createWebhookDispatcher({
+    sql: db,
+    log: silentLogger,
+    now,
+    // The receiver listens on loopback.
+    guard: createOutboundGuard({ allowPrivate: true }),
+  });
 }
 
 function event(name = 'credits.purchased') {

@@ -51,6 +51,7 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
         NODE_ID: nodeId,
         LOG_LEVEL: 'info',
         SMTP_LISTEN_PORT: '0',
+        OUTBOUND_ALLOW_PRIVATE: 'true',
         ...opts.env,
       },
       stdio: ['ignore', fd, fd],

@@ -23,6 +23,8 @@ export function testHubConfig(
     LOG_LEVEL: 'silent',
     // Many hubs share this machine: each inbound SMTP listener takes a free port.
     SMTP_LISTEN_PORT: '0',
+    // Test agents and webhook receivers listen on loopback.
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     ...overrides,
   });
 }

@@ -1,8 +1,8 @@
-// Which IP addresses webfetch may connect to. Public unicast addresses are fine. Loopback, private,
-// link-local (with the cloud metadata address), CGNAT and unique-local ones reach the hub's own
-// machine or network: refused unless the operator allows private addresses. "This network",
-// unspecified, multicast and reserved addresses are never a web page (and 0.0.0.0 reaches the
-// local machine on Linux): always refused. IPv4 embedded in IPv6 (mapped ::ffff:a.b.c.d,
+// Which IP addresses the hub may connect to when it calls out (webfetch, HTTP agents, webhooks).
+// Public unicast addresses are fine. Loopback, private, link-local (with the cloud metadata
+// address), CGNAT and unique-local ones reach the hub's own machine or network: refused unless the
+// operator allows private addresses. "This network", unspecified, multicast and reserved addresses
+// are never a legitimate peer (and 0.0.0.0 reaches the local machine on Linux): always refused. IPv4 embedded in IPv6 (mapped ::ffff:a.b.c.d,
 // compatible ::a.b.c.d, NAT64 64:ff9b::/96) is judged as the IPv4 address it carries.
 import { isIPv4, isIPv6 } from 'node:net';
 
@@ -28,7 +28,7 @@ export interface AddressClass {
   range: string;
 }
 
-/** Allowed with WEBFETCH_ALLOW_PRIVATE; every other non-public kind is refused regardless. */
+/** Allowed with OUTBOUND_ALLOW_PRIVATE (WEBFETCH_ALLOW_PRIVATE for webfetch); every other non-public kind is refused regardless. */
 const PRIVATE_KINDS: ReadonlySet<AddressKind> = new Set<AddressKind>([
   AddressKind.loopback,
   AddressKind.private,
@@ -132,7 +132,7 @@ export function classifyAddress(address: string): AddressClass {
   return { kind: AddressKind.invalid, range: '' };
 }
 
-/** Why webfetch must not connect to `address`, or undefined when it may. */
+/** Why the hub must not connect to `address`, or undefined when it may. */
 export function refusal(address: string, allowPrivate: boolean): AddressClass | undefined {
   const c = classifyAddress(address);
   if (c.kind === AddressKind.public) return undefined;
@@ -140,7 +140,7 @@ export function refusal(address: string, allowPrivate: boolean): AddressClass | 
   return c;
 }
 
-/** Whether WEBFETCH_ALLOW_PRIVATE would let this kind through (for the message's advice). */
+/** Whether allowing private addresses would let this kind through (for the message's advice). */
 export function allowableKind(kind: AddressKind): boolean {
   return PRIVATE_KINDS.has(kind);
 }
