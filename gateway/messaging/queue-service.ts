@@ -396,8 +396,15 @@ export class QueueService implements PartitionHandler {
         const created = await this.need().createTask(r.spawn, r.key);
         taskId = created.taskId;
         task = created.task;
-        if (!created.created) {
-          // The task layer had seen this message (its own 2-minute window): nothing to queue.
+        // The task layer had seen this message (its own 2-minute window). If the task went past
+        // `submitted`, the message was delivered: nothing to queue. Still `submitted` while this
+        // queue does not hold its key: an earlier attempt created the task and then failed before
+        // the append (the partition moved or its log broke; the caller retried), so the message
+        // is in no queue — queue it now, or it is acknowledged and never delivered.
+        if (
+          !created.created &&
+          (task as { status?: { state?: string } } | undefined)?.status?.state !== 'submitted'
+        ) {
           qp.index.release(r.key);
           return { taskId, task, duplicate: true };
         }

@@ -78,12 +78,17 @@ const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
 /** Error codes of a queue that refused a message. */
 const QUEUE_REFUSALS = new Set(['QUEUE_FULL', 'SENDER_THROTTLED', 'TENANT_QUEUE_FULL']);
 
+/** How long a node remembers that it started a task's first delivery (the messageId window). */
+const DELIVERY_STARTED_WINDOW_MS = 2 * 60_000;
+
 export class TaskService implements QueueDelegate {
   private readonly now: () => number;
   /** Owner side: last state announced per live task, to send task_update only on changes. */
   private readonly announced = new Map<string, string>();
   /** Blocking waiters on this node for tasks this node owns, by task id. */
   private readonly localListeners = new Map<string, Set<(t: Task) => void>>();
+  /** Task id → when this node started delivering its first message, in time order. */
+  private readonly deliveryStarted = new Map<string, number>();
 
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
@@ -151,8 +156,17 @@ export class TaskService implements QueueDelegate {
       key,
     });
     const task = created.view.context as Task;
-    // A repeat of a message already accepted: the same task, delivered once.
-    if (!created.created) return task;
+    // A repeat of a message already accepted: the same task, delivered once. Unless it is still
+    // `submitted` and this node never started its delivery: then the attempt that created it
+    // stopped before delivering (the host retried the spawn after the partition moved or after
+    // an ambiguous write, or the caller retried after an error), and nothing else would deliver it.
+    if (
+      !created.created &&
+      (task.status.state !== 'submitted' || this.deliveryStarted.has(task.id))
+    ) {
+      return task;
+    }
+    this.markDeliveryStarted(task.id);
     this.reportMessage('message.sent', task);
 
     const addr = { kind: 'task', id: task.id, partition };
@@ -163,6 +177,15 @@ export class TaskService implements QueueDelegate {
       return task;
     }
     return this.deliverAndWait(addr, task, task.messages[0]!, recipient);
+  }
+
+  private markDeliveryStarted(taskId: string): void {
+    const now = this.now();
+    for (const [id, at] of this.deliveryStarted) {
+      if (now - at < DELIVERY_STARTED_WINDOW_MS) break;
+      this.deliveryStarted.delete(id);
+    }
+    this.deliveryStarted.set(taskId, now);
   }
 
   private async continueTask(sender: AgentPrincipal, req: SendRequest): Promise<Task> {
