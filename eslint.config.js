@@ -99,7 +99,7 @@ export default defineConfig([
   },
   {
     // The config module, composition roots and test harnesses may read the environment.
-    files: ['runtime/config/**', 'infra/bin/**', 'test/**'],
+    files: ['runtime/config/**', 'infra/bin/**', 'infra/cluster/**', 'test/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
 

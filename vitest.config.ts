@@ -1,5 +1,5 @@
-// Three test tiers (style B9): unit next to the code, integration and e2e against real servers.
-// `vitest run` runs all three in order; `--project <name>` picks one (npm run test:unit|int|e2e).
+// Four test tiers (style B9): unit next to the code, integration, e2e and fault against real
+// servers. `vitest run` runs them in order; `--project <name>` picks one (npm run test:unit|int|e2e|fault).
 import { defineConfig } from 'vitest/config';
 
 // Real servers on a 2-core machine: one file at a time, and generous time for start-up.
@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['{runtime,actors,gateway,agents,infra}/**/*.test.ts'],
+          include: ['{runtime,actors,gateway,agents,infra,sdk}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           // Tiers run one after another, so server tests never compete with unit tests for CPU.
           sequence: { groupOrder: 0 },
@@ -37,6 +37,38 @@ export default defineConfig({
           include: ['test/e2e/**/*.e2e.test.ts'],
           ...serverTier,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
+          // Fault injection (docs/OPERATIONS.md): the cluster script, and a PostgreSQL restart
+          // under load from 200 agents. Minutes per file, so it runs last.
+          name: 'fault',
+          include: [
+            'test/fault/cluster-script.fault.test.ts',
+            'test/fault/postgres-restart.fault.test.ts',
+          ],
+          ...serverTier,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 3 },
+        },
+      },
+      {
+        test: {
+          // kill -9 of hub and NATS nodes under load, and partitions moving: these still find
+          // open bugs (docs/OPERATIONS.md "Open findings"), so they run on demand
+          // (npm run test:failover), not in `npm test`, until those are fixed.
+          name: 'failover',
+          include: [
+            'test/fault/hub-kill.fault.test.ts',
+            'test/fault/nats-kill.fault.test.ts',
+            'test/fault/partition-moves.fault.test.ts',
+          ],
+          ...serverTier,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 4 },
         },
       },
     ],
