@@ -11,12 +11,30 @@ const out = resolve(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-// BENCH_ONLY=round-trip|queue|discover runs one of them.
+// BENCH_ONLY=round-trip|queue|discover|pixel|nodes runs one of them.
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'round-trip') await roundTripReport();
 if (!only || only === 'queue') await queueReport();
 if (!only || only === 'discover') await discoverReport();
 if (!only || only === 'pixel') await (await import('./pixel.js')).pixelReport();
+if (!only || only === 'nodes') await nodesReport();
+
+async function nodesReport() {
+  const rows = await (await import('./nodes.js')).nodesBench();
+  const lines = [
+    `\nRound trips with 1, 2 and 3 hub nodes on one machine (${cpus().length} cores), one NATS, ${process.env.BENCH_CONCURRENCY ?? 50} concurrent senders`,
+    '| hub nodes | req/s | p50 ms | p99 ms | errors | CPU per node (cores) |',
+    ...rows.map(
+      (r) =>
+        `| ${r.nodes} | ${fmt(r.throughput, 0)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} | ${r.cpuCores.map((c) => fmt(c, 2)).join(' / ')} |`
+    ),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(
+    resolve(out, 'nodes.json'),
+    JSON.stringify({ at: new Date().toISOString(), rows }, null, 2)
+  );
+}
 
 async function roundTripReport() {
   const r = await roundTrip();
