@@ -71,12 +71,13 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
     const envelope = verified.envelope;
     const text = textOf(req.message.parts);
     const parsed = parseJsonText(text);
+    const json = wantsJson(req.configuration, parsed);
     try {
       const result = await agent.handle(
         {
           text,
           json: parsed,
-          wantsJson: wantsJson(req.configuration, parsed),
+          wantsJson: json,
           message: req.message,
           taskId: req.taskId,
           contextId: req.contextId,
@@ -88,7 +89,7 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
         },
         { ...o.services, log, signal, now }
       );
-      reply(msg, { ok: true, answer: toAnswer(result, wantsJson(req.configuration, parsed)) });
+      reply(msg, { ok: true, answer: toAnswer(result, json) });
     } catch (err) {
       const e = ensureHubError(err);
       if (e.code === 'INTERNAL' && !signal.aborted) {

@@ -6,7 +6,7 @@ import type { Envelope } from '../../runtime/envelope/index.js';
 import { textOf, type Task } from '../../runtime/protocol/index.js';
 import { listVisibleAgents, type Db, type Principal } from '../../infra/db/index.js';
 import { newMessageId } from './ids.js';
-import type { TaskService } from './task-service.js';
+import { SETTLED, type TaskService } from './task-service.js';
 
 export interface ForwardRequest {
   agentId: string;
@@ -14,8 +14,6 @@ export interface ForwardRequest {
   signal: AbortSignal;
   timeoutMs: number;
 }
-
-const SETTLED = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required']);
 
 export function createOfficialHub(sql: Db, tasks: TaskService) {
   const principalOf = (e: Envelope): Principal => ({

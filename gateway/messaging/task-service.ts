@@ -69,7 +69,13 @@ type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
 const START_LINGER_MS = 20;
 
 /** States in which a blocking caller stops waiting. */
-const SETTLED = new Set(['completed', 'failed', 'canceled', 'rejected', 'input-required']);
+export const SETTLED: ReadonlySet<string> = new Set([
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'input-required',
+]);
 
 /** The failure texts senders see in the task's status message and in message.failed. */
 const EXPIRED = 'message expired in the queue before it could be delivered (effective TTL elapsed)';

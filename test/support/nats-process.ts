@@ -2,7 +2,7 @@
 // readiness, stop (SIGTERM, then SIGKILL) and kill. Anything still running at exit is killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer, connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { trackProcess } from './cleanup.js';
 
 /** The nats-server binary; tests never use the shared server on 4222, they start their own. */
@@ -120,23 +120,8 @@ export function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** `n` distinct ports free right now (all held open at once so they differ, then released). */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-          const s = createServer();
-          s.once('error', reject);
-          s.listen(0, '127.0.0.1', () => resolve(s));
-        })
-    )
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
-}
+/** `n` distinct ports free right now: the cluster launcher's, shared with the tests. */
+export { freePorts } from '../../infra/cluster/layout.js';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
