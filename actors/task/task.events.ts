@@ -5,7 +5,12 @@ import type { Artifact, Message, TaskStateName } from '../../runtime/protocol/in
 export type RespondState = Exclude<TaskStateName, 'submitted' | 'canceled'>;
 
 export type TaskEvent =
-  | { type: 'task.start'; at: number }
+  /** Delivered. `node`: the node holding the recipient's WebSocket (its answer comes that way). */
+  | { type: 'task.start'; at: number; node?: string }
+  /** The undelivered message went to the recipient's queue; the queue's drain delivers it. */
+  | { type: 'task.queued'; at: number }
+  /** The socket a message was pushed to died with its node before the answer: deliver again. */
+  | { type: 'task.redeliver'; at: number }
   | {
       type: 'task.respond';
       at: number;
@@ -34,4 +39,6 @@ export interface TaskInput {
   message: Message;
   configuration?: Record<string, unknown>;
   at: number;
+  /** Created by the recipient's queue for a message it holds: nothing for the owner to deliver. */
+  queued?: boolean;
 }

@@ -179,4 +179,66 @@ describe('task machine', () => {
     b.send({ type: 'task.respond', at: 2, by: B, state: 'completed' });
     expect(b.getSnapshot().value).toBe('completed');
   });
+
+  describe('delivery bookkeeping (Task.delivery, never an observable change)', () => {
+    it('a direct task starts pending, a queue-created one queued; delivery clears it', () => {
+      expect(start().getSnapshot().context.delivery).toBe('pending');
+      const q = createActor(taskMachine, { input: { ...input, queued: true } }).start();
+      expect(q.getSnapshot().context.delivery).toBe('queued');
+      const a = start();
+      a.send({ type: 'task.start', at: 2, node: 'n1' });
+      const c = a.getSnapshot().context;
+      expect(c.delivery).toBeUndefined();
+      expect(c.deliveredVia).toBe('n1');
+    });
+
+    it('task.queued marks a pending message queued without a new rev; ignored once delivered', () => {
+      const a = start();
+      a.send({ type: 'task.queued', at: 2 });
+      expect(a.getSnapshot().context).toMatchObject({ delivery: 'queued', rev: 1 });
+      a.send({ type: 'task.start', at: 3 });
+      const before = a.getSnapshot();
+      a.send({ type: 'task.queued', at: 4 });
+      expect(a.getSnapshot()).toBe(before);
+    });
+
+    it('an answer clears deliveredVia, so a lost node no longer re-delivers', () => {
+      const a = start();
+      a.send({ type: 'task.start', at: 2, node: 'n1' });
+      a.send({ type: 'task.respond', at: 3, by: B, state: 'working', statusText: 'on it' });
+      expect(a.getSnapshot().context.deliveredVia).toBeUndefined();
+      const before = a.getSnapshot();
+      a.send({ type: 'task.redeliver', at: 4 });
+      expect(a.getSnapshot()).toBe(before);
+    });
+
+    it('task.redeliver makes an unanswered push pending again; the next start clears it', () => {
+      const a = start();
+      a.send({ type: 'task.start', at: 2, node: 'n1' });
+      a.send({ type: 'task.redeliver', at: 3 });
+      expect(a.getSnapshot().context).toMatchObject({ delivery: 'pending', rev: 2 });
+      expect(a.getSnapshot().context.deliveredVia).toBeUndefined();
+      a.send({ type: 'task.start', at: 4, node: 'n2' });
+      expect(a.getSnapshot().value).toBe('working');
+      expect(a.getSnapshot().context).toMatchObject({ deliveredVia: 'n2', rev: 2 });
+      expect(a.getSnapshot().context.delivery).toBeUndefined();
+    });
+
+    it("a continuation's input is pending until delivered", () => {
+      const a = start();
+      a.send({ type: 'task.start', at: 2 });
+      a.send({ type: 'task.respond', at: 3, by: B, state: 'input-required', statusText: 'which?' });
+      expect(a.getSnapshot().context.delivery).toBeUndefined();
+      a.send({
+        type: 'task.input',
+        at: 4,
+        by: A,
+        message: { role: 'user', messageId: 'm2', parts: text('this one') },
+      });
+      expect(a.getSnapshot().value).toBe('working');
+      expect(a.getSnapshot().context.delivery).toBe('pending');
+      a.send({ type: 'task.start', at: 5 });
+      expect(a.getSnapshot().context.delivery).toBeUndefined();
+    });
+  });
 });

@@ -18,6 +18,8 @@ const statusText = (e: TaskEvent): string | undefined => {
       return 'message expired before it could be delivered';
     case 'task.start':
     case 'task.input':
+    case 'task.queued':
+    case 'task.redeliver':
       return undefined;
     default: {
       const never: never = e;
@@ -59,6 +61,13 @@ export const taskMachine = setup({
           : {};
       return { status, ...remote, ...record(context, { type: 'status', status }) };
     }),
+    // Delivery bookkeeping (Task.delivery): never an observable change, so no rev and no event.
+    markDelivered: assign(({ event }) => ({
+      delivery: undefined,
+      deliveredVia: event.type === 'task.start' ? event.node : undefined,
+    })),
+    markQueued: assign({ delivery: 'queued' as const }),
+    markPending: assign({ delivery: 'pending' as const, deliveredVia: undefined }),
     appendMessage: assign(({ context, event }) => {
       if ((event.type !== 'task.respond' && event.type !== 'task.input') || !event.message)
         return {};
@@ -90,6 +99,8 @@ export const taskMachine = setup({
     }),
   },
   guards: {
+    undelivered: ({ context }) => context.delivery !== undefined,
+    pushedViaNode: ({ context }) => context.deliveredVia !== undefined,
     respondsWith: ({ context, event }, params: { state: RespondState }) =>
       event.type === 'task.respond' &&
       event.by === context.recipientId &&
@@ -115,6 +126,7 @@ export const taskMachine = setup({
     messages: [input.message],
     artifacts: [],
     ...(input.configuration ? { configuration: input.configuration } : {}),
+    delivery: input.queued ? ('queued' as const) : ('pending' as const),
     events: [{ rev: 1, type: 'status', status: { state: 'submitted', timestamp: input.at } }],
     rev: 1,
   }),
@@ -125,8 +137,9 @@ export const taskMachine = setup({
       on: {
         'task.start': {
           target: 'working',
-          actions: { type: 'setStatus', params: { state: 'working' } },
+          actions: [{ type: 'setStatus', params: { state: 'working' } }, 'markDelivered'],
         },
+        'task.queued': { guard: 'undelivered', actions: 'markQueued' },
         'task.respond': [
           ...finishing(),
           {
@@ -136,6 +149,7 @@ export const taskMachine = setup({
               'appendMessage',
               'appendArtifact',
               { type: 'setStatus', params: { state: 'working' } },
+              'markDelivered',
             ],
           },
         ],
@@ -157,9 +171,16 @@ export const taskMachine = setup({
     working: {
       description: 'Delivered; the recipient is processing (artifact chunks may stream in)',
       on: {
+        // A continuation's message (task.input) is delivered, queued or pushed again here.
+        'task.start': { guard: 'undelivered', actions: 'markDelivered' },
+        'task.queued': { guard: 'undelivered', actions: 'markQueued' },
+        'task.redeliver': { guard: 'pushedViaNode', actions: 'markPending' },
         'task.respond': [
           ...finishing(),
-          { guard: 'fromRecipient', actions: ['appendMessage', 'appendArtifact'] },
+          {
+            guard: 'fromRecipient',
+            actions: ['appendMessage', 'appendArtifact', 'markDelivered'],
+          },
         ],
         'task.cancel': {
           guard: 'fromSender',
@@ -178,7 +199,11 @@ export const taskMachine = setup({
         'task.input': {
           guard: 'fromSender',
           target: 'working',
-          actions: ['appendMessage', { type: 'setStatus', params: { state: 'working' } }],
+          actions: [
+            'appendMessage',
+            { type: 'setStatus', params: { state: 'working' } },
+            'markPending',
+          ],
         },
         'task.cancel': {
           guard: 'fromSender',
@@ -203,6 +228,11 @@ function finishing() {
   return (['completed', 'failed', 'rejected', 'input-required'] as const).map((state) => ({
     guard: { type: 'respondsWith' as const, params: { state } },
     target: state,
-    actions: ['appendMessage', 'appendArtifact', { type: 'setStatus', params: { state } }] as const,
+    actions: [
+      'appendMessage',
+      'appendArtifact',
+      { type: 'setStatus', params: { state } },
+      'markDelivered',
+    ] as const,
   }));
 }

@@ -1,6 +1,7 @@
 // The A2A task operations behind every dialect (spec "States and transitions", decisions.md §8):
 // send (new task, continuation, blocking wait), get, cancel, respond (the recipient's reply), and
 // the owner-side reaction to every durable change (task events on the bus, task_update frames).
+import { randomUUID } from 'node:crypto';
 import type { Subscription } from '@nats-io/nats-core';
 import {
   decodeJson,
@@ -9,6 +10,8 @@ import {
   publishEvent,
   subjects,
   type Bus,
+  type HubEventName,
+  type PublishEventInput,
 } from '../../runtime/bus/index.js';
 import { HubError, InvalidParamsError, UnavailableError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
@@ -60,6 +63,8 @@ export interface TaskServiceOptions {
   queues?: QueueService;
   /** Looks up the other party of a conversation (contextId without agentId). */
   contextPeer?: (contextId: string, agentId: string) => Promise<string | undefined>;
+  /** Live hub nodes (membership): a push to a socket on any other node is re-delivered. */
+  liveNodes?: () => readonly string[];
   now?: () => number;
 }
 
@@ -84,8 +89,18 @@ const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
 /** Error codes of a queue that refused a message. */
 const QUEUE_REFUSALS = new Set(['QUEUE_FULL', 'SENDER_THROTTLED', 'TENANT_QUEUE_FULL']);
 
-/** How long a node remembers that it started a task's first delivery (the messageId window). */
-const DELIVERY_STARTED_WINDOW_MS = 2 * 60_000;
+/** Publish retries of an account event: 250 ms doubling, about a minute in all. */
+const EVENT_RETRIES = 8;
+
+/** A restored task may still be in its old owner's hands (graceful handover): wait this long. */
+const HANDOVER_GRACE_MS = 3000;
+/** Retries of a delivery that failed on the hub's side (log or database unavailable). */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/** A blocking SendMessage returns on these, or when the message went to the recipient's queue. */
+const answersBlockingSend = (t: Task): boolean =>
+  SETTLED.has(t.status.state) || t.delivery === 'queued';
 
 export class TaskService implements QueueDelegate {
   private readonly now: () => number;
@@ -93,12 +108,21 @@ export class TaskService implements QueueDelegate {
   private readonly announced = new Map<string, string>();
   /** Blocking waiters on this node for tasks this node owns, by task id. */
   private readonly localListeners = new Map<string, Set<(t: Task) => void>>();
-  /** Task id → when this node started delivering its first message, in time order. */
-  private readonly deliveryStarted = new Map<string, number>();
+  /** Owner side: deliveries running on this node, by `<taskId>#<message count>`. */
+  private readonly delivering = new Set<string>();
+  /**
+   * Owner side: per sender → recipient, the tail of the deliveries in progress. Each waits for the
+   * one before it to be pushed or queued, so messages of a pair reach the recipient in order
+   * (also when one of them is diverted to the queue).
+   */
+  private readonly lanes = new Map<string, Promise<void>>();
+  /** Owner side: tasks pushed to a WebSocket and not answered yet → the node holding the socket. */
+  private readonly pushed = new Map<string, { addr: ActorAddress; node: string }>();
 
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
     o.host.onDurable('task', (addr, view) => this.onDurable(addr, view));
+    o.host.onRestored('task', (addr, view) => this.onRestored(addr, view));
     o.queues?.connect(this);
   }
 
@@ -157,41 +181,26 @@ export class TaskService implements QueueDelegate {
       this.reportMessage('message.sent', queued);
       return queued;
     }
-    const created = await this.o.host.send({ kind: 'task', id: input.id, partition }, undefined, {
-      input,
-      key,
-    });
-    const task = created.view.context as Task;
-    // A repeat of a message already accepted: the same task, delivered once. Unless it is still
-    // `submitted` and this node never started its delivery: then the attempt that created it
-    // stopped before delivering (the host retried the spawn after the partition moved or after
-    // an ambiguous write, or the caller retried after an error), and nothing else would deliver it.
-    if (
-      !created.created &&
-      (task.status.state !== 'submitted' || this.deliveryStarted.has(task.id))
-    ) {
-      return task;
+    // The task's owner delivers it once its creation is durable (onDurable); this node answers.
+    const addr = { kind: 'task', id: input.id, partition };
+    const waiter = req.blocking
+      ? this.waitSettled(addr, this.blockingMs(), answersBlockingSend)
+      : undefined;
+    try {
+      const created = await this.o.host.send(addr, undefined, { input, key });
+      const task = created.view.context as Task;
+      // A repeat of a message already accepted: the same task, delivered once (by its owner).
+      if (!created.created) return task;
+      this.reportMessage('message.sent', task);
+      if (!waiter || answersBlockingSend(task)) return task;
+      return (await waiter.result) ?? (await this.get(addr, task));
+    } finally {
+      waiter?.cancel();
     }
-    this.markDeliveryStarted(task.id);
-    this.reportMessage('message.sent', task);
-
-    const addr = { kind: 'task', id: task.id, partition };
-    if (!req.blocking) {
-      void this.deliver(addr, task, task.messages[0]!, recipient).catch((err: unknown) =>
-        this.o.log.error({ err, taskId: task.id }, 'delivery failed')
-      );
-      return task;
-    }
-    return this.deliverAndWait(addr, task, task.messages[0]!, recipient);
   }
 
-  private markDeliveryStarted(taskId: string): void {
-    const now = this.now();
-    for (const [id, at] of this.deliveryStarted) {
-      if (now - at < DELIVERY_STARTED_WINDOW_MS) break;
-      this.deliveryStarted.delete(id);
-    }
-    this.deliveryStarted.set(taskId, now);
+  private blockingMs(): number {
+    return this.o.blockingTimeoutMs ?? 60_000;
   }
 
   private async continueTask(sender: AgentPrincipal, req: SendRequest): Promise<Task> {
@@ -214,23 +223,23 @@ export class TaskService implements QueueDelegate {
       );
     }
     const message: Message = { ...req.message, contextId: current.contextId, taskId };
-    const r = await this.o.host.send(addr, {
-      type: 'task.input',
-      at: this.now(),
-      by: sender.agentId,
-      message,
-    } satisfies TaskEvent);
-    const task = r.view.context as Task;
-    this.reportMessage('message.sent', task);
-    const recipient = await this.o.directory.get(task.recipientId);
-    if (!recipient) return this.fail(addr, 'recipient agent no longer exists');
-    if (!req.blocking) {
-      void this.deliver(addr, task, message, recipient).catch((err: unknown) =>
-        this.o.log.error({ err, taskId }, 'delivery failed')
-      );
-      return task;
+    const waiter = req.blocking
+      ? this.waitSettled(addr, this.blockingMs(), answersBlockingSend)
+      : undefined;
+    try {
+      const r = await this.o.host.send(addr, {
+        type: 'task.input',
+        at: this.now(),
+        by: sender.agentId,
+        message,
+      } satisfies TaskEvent);
+      const task = r.view.context as Task;
+      if (r.changed) this.reportMessage('message.sent', task);
+      if (!waiter || answersBlockingSend(task)) return task;
+      return (await waiter.result) ?? (await this.get(addr, task));
+    } finally {
+      waiter?.cancel();
     }
-    return this.deliverAndWait(addr, task, message, recipient);
   }
 
   private async recipientOf(sender: AgentPrincipal, req: SendRequest): Promise<AgentRecord> {
@@ -282,7 +291,7 @@ export class TaskService implements QueueDelegate {
       expiresAt: input.at + effectiveTtlSeconds(req.ttlSeconds, recipient) * 1000,
       message: input.message,
       taskId: input.id,
-      spawn: { partition, input } satisfies TaskSpawn,
+      spawn: { partition, input: { ...input, queued: true } } satisfies TaskSpawn,
     });
     if (r.task !== undefined) return r.task as Task;
     return this.readTask(r.taskId);
@@ -329,7 +338,8 @@ export class TaskService implements QueueDelegate {
       }
       throw err;
     }
-    return this.get(addr, task);
+    // The drain delivers it now. A crash before this write delivers it twice (same messageId).
+    return this.event(addr, { type: 'task.queued', at: this.now() });
   }
 
   private async failAndReport(addr: ActorAddress, task: Task, error: string): Promise<Task> {
@@ -355,9 +365,22 @@ export class TaskService implements QueueDelegate {
       error: string;
     }
   ): void {
-    publishEvent(this.o.bus, { tenantId, event: 'message.failed', data }).catch((err: unknown) =>
-      this.o.log.warn({ err, taskId: data.taskId }, 'message.failed event not stored')
-    );
+    this.record({ tenantId, event: 'message.failed', data, id: randomUUID() });
+  }
+
+  /**
+   * Stores an account event without holding up the caller. A publish that fails (the events
+   * stream has no leader for a moment after a NATS server died) is retried with the same id, so
+   * it is stored once, for about a minute (within the stream's two-minute duplicate window).
+   */
+  private record<E extends HubEventName>(input: PublishEventInput<E>, tries = 0): void {
+    publishEvent(this.o.bus, input).catch((err: unknown) => {
+      if (tries >= EVENT_RETRIES) {
+        this.o.log.warn({ err, event: input.event, id: input.id }, 'account event not stored');
+        return;
+      }
+      setTimeout(() => this.record(input, tries + 1), 250 * 2 ** tries).unref();
+    });
   }
 
   /**
@@ -373,9 +396,7 @@ export class TaskService implements QueueDelegate {
       to: task.recipientId,
     };
     const id = `${event}:${task.id}:${task.messages.length}`;
-    publishEvent(this.o.bus, { tenantId, event, data, id }).catch((err: unknown) =>
-      this.o.log.warn({ err, taskId: task.id }, `${event} event not stored`)
-    );
+    this.record({ tenantId, event, data, id });
   }
 
   /** After an attempt reached the recipient: message.delivered (sender), .received (recipient). */
@@ -392,14 +413,12 @@ export class TaskService implements QueueDelegate {
         to: task.recipientId,
         deliveryMethod,
       };
-      publishEvent(this.o.bus, {
+      this.record({
         tenantId: task.senderTenantId,
         event: 'message.delivered',
         data,
         id: `message.delivered:${task.id}:${task.messages.length}`,
-      }).catch((err: unknown) =>
-        this.o.log.warn({ err, taskId: task.id }, 'message.delivered event not stored')
-      );
+      });
       this.reportMessage('message.received', task);
     }
     return outcome;
@@ -433,12 +452,18 @@ export class TaskService implements QueueDelegate {
       await this.failAndReport(addr, task, 'recipient agent no longer exists');
       return 'gone';
     }
+    const via =
+      recipient.transport === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
     const outcome = await this.attempt(task, message, recipient);
     switch (outcome.kind) {
       case 'pushed':
         // Durable before the queue deletes its record: a crash in between must not leave a
         // delivered message's task in `submitted` with nothing left to move it.
-        await this.event(addr, { type: 'task.start', at: this.now() });
+        await this.event(addr, {
+          type: 'task.start',
+          at: this.now(),
+          ...(via ? { node: via } : {}),
+        });
         return 'delivered';
       case 'answered':
         await this.applyAnswer(addr, recipient.id, outcome.answer);
@@ -463,46 +488,155 @@ export class TaskService implements QueueDelegate {
 
   // ---- delivery -----------------------------------------------------------------------------
 
-  private async deliverAndWait(
+  /**
+   * Owner side: deliver the task's undelivered message (Task.delivery `pending`), once per message
+   * on this node; a failure on the hub's side (log, database) is retried while this node owns the
+   * task and it is still pending. After a crash or a move the next owner finds it pending again.
+   */
+  private startDelivery(
     addr: ActorAddress,
     task: Task,
-    message: Message,
-    recipient: AgentRecord
-  ): Promise<Task> {
-    const waiter = this.waitSettled(addr, this.o.blockingTimeoutMs ?? 60_000);
-    try {
-      const after = await this.deliver(addr, task, message, recipient);
-      // Still submitted after the attempt: the message was queued; don't hold the caller.
-      if (SETTLED.has(after.status.state) || after.status.state === 'submitted') return after;
-      return (await waiter.result) ?? (await this.get(addr, task));
-    } finally {
-      waiter.cancel();
-    }
+    opts: { notBefore?: number; tries?: number } = {}
+  ): void {
+    const job = `${task.id}#${task.messages.length}`;
+    if (this.delivering.has(job)) return;
+    this.delivering.add(job);
+    const tries = opts.tries ?? 0;
+    this.inLane(task, async (release) => {
+      if (opts.notBefore !== undefined) {
+        // Restored: the partition finishes activating first, and the old owner may finish a
+        // delivery it had under way meanwhile (its events reach this node then).
+        await sleep(Math.max(0, opts.notBefore - this.now()));
+        for (let i = 0; i < 400 && !this.o.host.owns(addr.partition); i++) await sleep(50);
+      }
+      // The durable view that started this may be stale (a later change is already in memory,
+      // e.g. the push and the agent's answer): deliver only what the live task still holds.
+      if (!this.o.host.owns(addr.partition)) return;
+      const live = (await this.o.host.read(addr))?.context as Task | undefined;
+      if (!live || !isPending(live, task.messages.length)) return;
+      await this.deliver(addr, live, live.messages.at(-1)!, release);
+    }).then(
+      () => this.delivering.delete(job),
+      (err: unknown) => {
+        this.delivering.delete(job);
+        this.o.log.warn({ err, taskId: task.id }, 'delivery failed; retrying');
+        const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** tries);
+        setTimeout(() => {
+          if (!this.o.host.owns(addr.partition)) return;
+          void this.o.host.read(addr).then(
+            (v) => {
+              const t = v?.context as Task | undefined;
+              if (t && isPending(t, task.messages.length))
+                this.startDelivery(addr, t, { tries: tries + 1 });
+            },
+            (e: unknown) =>
+              this.o.log.warn({ err: e, taskId: task.id }, 'delivery retry read failed')
+          );
+        }, delay).unref();
+      }
+    );
   }
 
-  /** Deliver a message of the task; resolves with the task as it stands afterwards. */
+  /**
+   * Runs `fn` after the deliveries of the same sender → recipient pair started before it have
+   * pushed or queued their message. `fn` may release the lane early (after its push).
+   */
+  private inLane(task: Task, fn: (release: () => void) => Promise<void>): Promise<void> {
+    const pair = `${task.senderId}>${task.recipientId}`;
+    const before = this.lanes.get(pair);
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    this.lanes.set(pair, mine);
+    void mine.then(() => {
+      if (this.lanes.get(pair) === mine) this.lanes.delete(pair);
+    });
+    const run = async () => {
+      try {
+        if (before) await before;
+        await fn(release);
+      } finally {
+        release();
+      }
+    };
+    return run();
+  }
+
+  /** Deliver the message: push, call, or queue it; `pushed` releases the pair's lane. */
   private async deliver(
     addr: ActorAddress,
     task: Task,
     message: Message,
-    recipient: AgentRecord
-  ): Promise<Task> {
+    pushed: () => void
+  ): Promise<void> {
+    const recipient = await this.o.directory.get(task.recipientId);
+    if (!recipient) {
+      await this.failAndReport(addr, task, 'recipient agent no longer exists');
+      return;
+    }
+    // Calls to HTTP and official agents run side by side; only WebSocket pushes keep the lane.
+    if (recipient.transport !== 'websocket') pushed();
+    // Messages queued before this one go first (FIFO): this one waits behind them.
+    if (recipient.transport !== 'official' && this.o.queues?.hasBacklog(recipient.id)) {
+      await this.queueAfterAttempt(
+        addr,
+        task,
+        message,
+        recipient,
+        false,
+        'queued behind earlier messages'
+      );
+      return;
+    }
+    const via =
+      recipient.transport === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
     const outcome = await this.attempt(task, message, recipient);
     switch (outcome.kind) {
       case 'pushed':
+        pushed();
         // Nobody awaits "working": let it merge with the agent's reply when that comes quickly.
-        return this.event(addr, { type: 'task.start', at: this.now() }, START_LINGER_MS);
+        await this.event(
+          addr,
+          { type: 'task.start', at: this.now(), ...(via ? { node: via } : {}) },
+          START_LINGER_MS
+        );
+        return;
       case 'answered':
-        return this.applyAnswer(addr, recipient.id, outcome.answer);
+        await this.applyAnswer(addr, recipient.id, outcome.answer);
+        return;
       case 'unreachable':
-        return this.queueAfterAttempt(addr, task, message, recipient, true, outcome.reason);
+        await this.queueAfterAttempt(addr, task, message, recipient, true, outcome.reason);
+        return;
       case 'busy':
-        return this.queueAfterAttempt(addr, task, message, recipient, false, BUSY);
+        await this.queueAfterAttempt(addr, task, message, recipient, false, BUSY);
+        return;
       default: {
         const never: never = outcome;
         throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * Membership changed. A task pushed to a socket on a node that is gone may have lost its answer
+   * with that node: deliver its message again (the agent sees the same taskId and messageId).
+   */
+  nodesChanged(): void {
+    const live = this.o.liveNodes?.();
+    if (!live) return;
+    for (const [taskId, p] of this.pushed) {
+      // A partition that moved away took its tasks along: the new owner checks them on restore.
+      if (!this.o.host.owns(p.addr.partition)) this.pushed.delete(taskId);
+      else if (!live.includes(p.node)) this.redeliver(taskId);
+    }
+  }
+
+  private redeliver(taskId: string): void {
+    const p = this.pushed.get(taskId);
+    if (!p) return;
+    this.pushed.delete(taskId);
+    this.event(p.addr, { type: 'task.redeliver', at: this.now() }).catch((err: unknown) =>
+      this.o.log.warn({ err, taskId }, 'redelivery after a node loss failed')
+    );
   }
 
   /** One delivery attempt over the recipient's transport, with a freshly signed envelope. */
@@ -757,13 +891,17 @@ export class TaskService implements QueueDelegate {
    * durable hook calls the waiter directly, with a slow re-read in case the partition moves away
    * mid-wait; elsewhere the waiter listens to the task's snapshot subject.
    */
-  private waitSettled(addr: ActorAddress, timeoutMs: number) {
+  private waitSettled(
+    addr: ActorAddress,
+    timeoutMs: number,
+    settles: (t: Task) => boolean = (t) => SETTLED.has(t.status.state)
+  ) {
     let cancel!: () => void;
     const result = new Promise<Task | undefined>((resolve) => {
       let done = false;
       const timer = setTimeout(() => finish(undefined), timeoutMs);
       const onTask = (t: Task) => {
-        if (SETTLED.has(t.status.state)) finish(t);
+        if (settles(t)) finish(t);
       };
       let unsubscribe: () => void;
       let poll: NodeJS.Timeout | undefined;
@@ -803,12 +941,40 @@ export class TaskService implements QueueDelegate {
     };
   }
 
+  /** Owner side: start what a task's durable state asks of its owner; remember unanswered pushes. */
+  private track(addr: ActorAddress, task: Task, restoredAt?: number): void {
+    if (task.delivery === 'pending' && !TerminalStates.has(task.status.state)) {
+      this.startDelivery(addr, task, restoredAt !== undefined ? { notBefore: restoredAt } : {});
+    }
+    if (task.deliveredVia !== undefined && task.status.state === 'working') {
+      this.pushed.set(task.id, { addr, node: task.deliveredVia });
+    } else if (this.pushed.size > 0) {
+      this.pushed.delete(task.id);
+    }
+  }
+
+  /**
+   * A partition this node takes over: its pending tasks are delivered by this node now, in the
+   * order they became pending (the log's order). One that just changed may still be in its old
+   * owner's hands (a graceful handover), so it gets a moment to finish there first.
+   */
+  private onRestored(addr: ActorAddress, view: ActorView): void {
+    if (view.status !== 'active') return;
+    const task = view.context as Task;
+    this.track(addr, task, task.status.timestamp + HANDOVER_GRACE_MS);
+    const live = this.o.liveNodes?.();
+    if (task.deliveredVia !== undefined && live && !live.includes(task.deliveredVia)) {
+      this.redeliver(task.id);
+    }
+  }
+
   /** Owner side, after each durable change: publish the task; tell the parties about state changes. */
-  private onDurable(_addr: ActorAddress, view: ActorView): void {
+  private onDurable(addr: ActorAddress, view: ActorView): void {
     const task = view.context as Task;
     const local = this.localListeners.get(task.id);
     if (local) for (const fn of local) fn(task);
     const state = task.status.state;
+    this.track(addr, task);
     if (this.announced.get(task.id) === state) return;
     if (TerminalStates.has(state)) this.announced.delete(task.id);
     else this.announced.set(task.id, state);
@@ -828,6 +994,15 @@ export class TaskService implements QueueDelegate {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Still waiting for the owner to deliver the message that made it `count` messages long? */
+function isPending(t: Task, count: number): boolean {
+  return (
+    t.delivery === 'pending' && t.messages.length === count && !TerminalStates.has(t.status.state)
+  );
+}
 
 function requireAgent(p: Principal): AgentPrincipal {
   if (p.kind !== 'agent') {

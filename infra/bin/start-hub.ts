@@ -250,12 +250,14 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     signer,
     partitions: config.partitions,
     log: log.child({ component: 'tasks' }),
+    liveNodes: () => membership.liveNodeIds(),
     // The index trails the log by its flush interval: a reply by contextId right after the first
     // message would miss it, so a miss flushes this node's pending rows and looks again.
     contextPeer: async (contextId, agentId) =>
       (await contextPeer(sql, contextId, agentId)) ??
       (await taskIndex.flush().then(() => contextPeer(sql, contextId, agentId))),
   });
+  membership.onChange(() => tasks.nodesChanged());
   const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
   host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));

@@ -89,6 +89,14 @@ export interface Task {
   remoteTaskId?: string;
   /** What the sender asked for (acceptedOutputModes, historyLength, x-ttl …), kept for delivery. */
   configuration?: Record<string, unknown>;
+  /**
+   * Hub-internal, never encoded for clients. `pending`: the latest sender message still has to be
+   * delivered, and the task's owner does it (also after a crash or a partition move); `queued`: it
+   * waits in the recipient's queue instead. Absent once delivered.
+   */
+  delivery?: 'pending' | 'queued';
+  /** Hub-internal: the node holding the WebSocket the latest message was pushed to, until answered. */
+  deliveredVia?: string;
   events: TaskEventRecord[];
   rev: number;
 }

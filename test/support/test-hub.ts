@@ -20,7 +20,7 @@ export function testHubConfig(
     HEARTBEAT_MS: '300',
     NODE_TTL_MS: '2000',
     LOCK_INACTIVE_MS: '2000',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Many hubs share this machine: each inbound SMTP listener takes a free port.
     SMTP_LISTEN_PORT: '0',
     // Test agents and webhook receivers listen on loopback.
