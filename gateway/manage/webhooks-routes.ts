@@ -26,6 +26,8 @@ export interface WebhooksRoutesDeps {
   readonly auth: Pick<Authenticator, 'authenticate'>;
   /** Checks the URL at creation, and the test delivery goes through it like the dispatcher's. */
   readonly guard: OutboundGuard;
+  /** Told of every change, so each node stores the events the tenant now subscribes to. */
+  readonly changed?: (tenantId: string) => void;
 }
 
 export function webhookView(w: Webhook) {
@@ -64,6 +66,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
           url: body.url,
           events: body.events,
         });
+        d.changed?.(tenantId);
         return jsonReply(201, {
           webhook: webhookView(created.webhook),
           // Shown once when the hub generated it; a caller-given secret is not echoed.
@@ -80,6 +83,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
         if (!(await deleteWebhook(d.sql, tenantId, id))) {
           throw new HubError('NOT_FOUND', `No webhook ${id}`);
         }
+        d.changed?.(tenantId);
         return jsonReply(200, { id, deleted: true });
       },
     });

@@ -63,6 +63,11 @@ export interface TaskServiceOptions {
   queues?: QueueService;
   /** Looks up the other party of a conversation (contextId without agentId). */
   contextPeer?: (contextId: string, agentId: string) => Promise<string | undefined>;
+  /**
+   * Whether a tenant's webhooks subscribe to an event: message.sent/.delivered/.received are
+   * stored only then (message.failed always). Without it every event is stored.
+   */
+  eventInterest?: { wants(tenantId: string, event: string): Promise<boolean> };
   /** Live hub nodes (membership): a push to a socket on any other node is re-delivered. */
   liveNodes?: () => readonly string[];
   now?: () => number;
@@ -369,17 +374,30 @@ export class TaskService implements QueueDelegate {
   }
 
   /**
-   * Stores an account event without holding up the caller. A publish that fails (the events
-   * stream has no leader for a moment after a NATS server died) is retried with the same id, so
-   * it is stored once, for about a minute (within the stream's two-minute duplicate window).
+   * Stores an account event without holding up the caller, if a webhook of the tenant subscribes
+   * to it (message.failed always: the bus carries every failure).
    */
-  private record<E extends HubEventName>(input: PublishEventInput<E>, tries = 0): void {
+  private record<E extends HubEventName>(input: PublishEventInput<E>): void {
+    const interest = this.o.eventInterest;
+    if (!interest || input.event === 'message.failed') return this.store(input);
+    interest.wants(input.tenantId, input.event).then(
+      (wanted) => wanted && this.store(input),
+      (err: unknown) => this.o.log.warn({ err, event: input.event }, 'account event not stored')
+    );
+  }
+
+  /**
+   * A publish that fails (the events stream has no leader for a moment after a NATS server died)
+   * is retried with the same id, so it is stored once, for about a minute (within the stream's
+   * two-minute duplicate window).
+   */
+  private store<E extends HubEventName>(input: PublishEventInput<E>, tries = 0): void {
     publishEvent(this.o.bus, input).catch((err: unknown) => {
       if (tries >= EVENT_RETRIES) {
         this.o.log.warn({ err, event: input.event, id: input.id }, 'account event not stored');
         return;
       }
-      setTimeout(() => this.record(input, tries + 1), 250 * 2 ** tries).unref();
+      setTimeout(() => this.store(input, tries + 1), 250 * 2 ** tries).unref();
     });
   }
 

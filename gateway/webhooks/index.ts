@@ -8,3 +8,4 @@ export {
 } from './dispatcher.js';
 export { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryAt, WEBHOOK_TIMEOUT_MS } from './schedule.js';
 export { signBody, verifySignature } from './sign.js';
+export { WebhookInterest, type WebhookInterestOptions } from './interest.js';

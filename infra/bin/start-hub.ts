@@ -41,7 +41,7 @@ import {
   usageRoutes,
   webhooksRoutes,
 } from '../../gateway/manage/index.js';
-import { createWebhookDispatcher } from '../../gateway/webhooks/index.js';
+import { WebhookInterest, createWebhookDispatcher } from '../../gateway/webhooks/index.js';
 import {
   createFailedAuthLimiter,
   createRateLimiter,
@@ -155,6 +155,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     guard: outbound,
   });
   await webhooks.start(bus);
+  const webhookInterest = new WebhookInterest({
+    sql,
+    bus,
+    log: log.child({ component: 'webhooks' }),
+  });
+  webhookInterest.start();
   // Every route authenticates through this one, so every authenticated request is counted.
   const auth = rateLimitedAuthenticator(
     createAuthenticator({ sql, log: log.child({ component: 'auth' }) }),
@@ -251,6 +257,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions: config.partitions,
     log: log.child({ component: 'tasks' }),
     liveNodes: () => membership.liveNodeIds(),
+    eventInterest: webhookInterest,
     // The index trails the log by its flush interval: a reply by contextId right after the first
     // message would miss it, so a miss flushes this node's pending rows and looks again.
     contextPeer: async (contextId, agentId) =>
@@ -374,7 +381,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         discoverRoutes({ sql, auth, usage: new UsageCounts(sql) }),
         agentsAdminRoutes({ sql, auth, directory, guard: outbound }),
         creditsRoutes({ sql, auth, relay: outboxRelay }),
-        webhooksRoutes({ sql, auth, guard: outbound }),
+        webhooksRoutes({
+          sql,
+          auth,
+          guard: outbound,
+          changed: (tenantId) => webhookInterest.announce(tenantId),
+        }),
         usageRoutes({ sql, auth }),
         alertsRoutes({
           sql,
@@ -426,6 +438,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       rateLimiter.stop();
       await outboxRelay.stop();
       await webhooks.stop();
+      webhookInterest.stop();
       await membership.stop();
       gateway.close();
       await bus.close();

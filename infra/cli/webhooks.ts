@@ -2,6 +2,7 @@
 // signing secret is generated and printed once unless --secret gives one.
 import type { Command } from 'commander';
 import { createWebhook, deleteWebhook, listWebhooks, type Webhook } from '../db/index.js';
+import { subjects } from '../../runtime/bus/index.js';
 import { HubError } from '../../runtime/errors/index.js';
 import type { CliContext } from './context.js';
 import { printJson, printTable } from './output.js';
@@ -49,6 +50,7 @@ export function registerWebhookCommands(program: Command, ctx: CliContext): void
           events: opts.event,
           ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
         });
+        await ctx.notify([{ subject: subjects.webhooksChanged(tenant.id), payload: {} }]);
         const shown = opts.secret === undefined ? { secret } : {};
         if (opts.json) {
           printJson(ctx.io, { webhook: view(webhook), ...shown });
@@ -94,6 +96,7 @@ export function registerWebhookCommands(program: Command, ctx: CliContext): void
       if (!(await deleteWebhook(db, tenant.id, opts.id))) {
         throw new HubError('NOT_FOUND', `webhook ${opts.id} not found in ${tenant.slug}`);
       }
+      await ctx.notify([{ subject: subjects.webhooksChanged(tenant.id), payload: {} }]);
       if (opts.json) printJson(ctx.io, { id: opts.id, deleted: true });
       else ctx.io.out(`deleted webhook ${opts.id}`);
     });

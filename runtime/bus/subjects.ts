@@ -67,6 +67,10 @@ export const subjects = {
   agentChangedAll: 'hub.directory.agent.*',
   /** Broadcast when an API key is revoked or rotated (its hash): nodes drop the cached principal. */
   keyRevoked: 'hub.directory.key.revoked',
+  /** A tenant's webhooks changed: nodes drop their copy of what it subscribes to. */
+  webhooksChanged: (tenantId: string) =>
+    `hub.webhooks.changed.${assertToken(tenantId, 'tenant id')}`,
+  webhooksChangedAll: 'hub.webhooks.changed.*',
 
   /** A tenant's account event (`message.sent` → token `message_sent`), stored in HUB_EVENTS. */
   hubEvent: (tenantId: string, event: string) =>

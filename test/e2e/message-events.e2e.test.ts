@@ -9,6 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
 import { rpc, text } from '../support/rpc.js';
 import { silentLogger } from '../../runtime/log/index.js';
+import { streams, subjects } from '../../runtime/bus/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant, createWebhook } from '../../infra/db/index.js';
 
@@ -93,5 +94,30 @@ describe('message events', () => {
       expect(r.signatureValid).toBe(true);
       expect(r.headers['x-hub-event']).toBe(r.json.event);
     }
+  }, 30_000);
+
+  it('stores no message events for a tenant whose webhooks do not subscribe to them', async () => {
+    const quiet = await createTenant(hub.sql, { name: 'Quiet' });
+    const carol = await createAgent(hub.sql, { tenantId: quiet.id, name: 'carol' });
+    const pending = rpc(hub.url, carol.apiKey, 'SendMessage', {
+      message: text('nobody listens'),
+      configuration: { agentId: ids.bob, blocking: true },
+    });
+    const m = await bob.next('message');
+    bob.send({ type: 'task_response', taskId: m.taskId, status: { state: 'completed' } });
+    expect(((await pending).result as { status: { state: string } }).status.state).toBe(
+      'completed'
+    );
+    // The recipient's account still hears of it (its webhook subscribes to message.received).
+    await until(() =>
+      recipientHooks.received.some(
+        (r) => (r.json.data as { from?: string }).from === carol.agent.id
+      )
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const info = await hub.bus.jsm.streams.info(streams.events, {
+      subjects_filter: subjects.hubEventsOfTenant(quiet.id),
+    });
+    expect(info.state.subjects ?? {}).toEqual({});
   }, 30_000);
 });

@@ -81,6 +81,7 @@ export {
   listWebhooks,
   noteWebhookResult,
   recordAttempt,
+  subscribedEvents,
   type CreatedWebhook,
   type DueDelivery,
   type Webhook,

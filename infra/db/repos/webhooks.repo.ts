@@ -75,6 +75,16 @@ export async function listWebhooks(sql: Queryable, tenantId: string): Promise<We
   );
 }
 
+/** The events any live webhook of the tenant is subscribed to. */
+export async function subscribedEvents(sql: Queryable, tenantId: string): Promise<string[]> {
+  const rows = await sql.unsafe<Array<{ event: string }>>(
+    `select distinct unnest(events) as event from webhooks
+      where tenant_id = $1 and deleted_at is null`,
+    [tenantId]
+  );
+  return rows.map((r) => r.event);
+}
+
 /** The tenant's live webhook with its secret, or null. */
 export async function getWebhook(
   sql: Queryable,
