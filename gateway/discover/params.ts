@@ -15,6 +15,10 @@ export const DiscoverLimits = {
   /** Words of `q` beyond these are not searched. */
   maxQueryWords: 8,
   maxReview: 2000,
+  /** Kept directory answers per node, in characters of JSON (answer-cache.ts): ~32 MB. */
+  answerCacheChars: 32 * 1024 * 1024,
+  /** Typo expansions of query words kept per node (QueryExpansions). */
+  keptQueryExpansions: 10_000,
 } as const;
 
 const text = (max: number) =>

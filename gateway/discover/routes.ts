@@ -1,33 +1,74 @@
 // The discovery endpoints (interface-spec "Discovery (REST)"): search, categories, nearby, detail,
 // locations and rating. A key is optional on reads (it adds the caller's tenant's private agents)
 // and required for scope=tenant and rating; private agents of other tenants are a 404 everywhere.
+// Search, nearby and categories answers are kept per node (answer-cache.ts); a request with
+// `Cache-Control: no-cache` (or no-store) is always read afresh.
 import {
+  directoryGeneration,
   getAgentDetail,
   listAgentLocations,
-  listCategories,
-  nearbyAgents,
+  listCategoriesAt,
+  nearbyAgentsAt,
+  QueryExpansions,
   rateAgent,
-  searchAgents,
+  searchAgentsAt,
+  type AtGeneration,
   type Principal,
   type Queryable,
   type Viewer,
 } from '../../infra/db/index.js';
 import { HubError, UnauthenticatedError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import { decodeParam, jsonReply, type Reply, type RouteRequest } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
-import { noParams, parseNearby, parseRate, parseSearch } from './params.js';
+import { AnswerCache, GenerationReader, type AnswerCacheOptions } from './answer-cache.js';
+import { DiscoverLimits, noParams, parseNearby, parseRate, parseSearch } from './params.js';
 import type { UsageCounts } from './usage.js';
 
 export interface DiscoverRoutesDeps {
   readonly sql: Queryable;
   readonly auth: Pick<Authenticator, 'authenticate'>;
   readonly usage: Pick<UsageCounts, 'ensureFresh'>;
+  /** Kept answers; false reads every answer afresh. Default: DiscoverLimits.answerCacheChars. */
+  readonly cache?: AnswerCacheOptions | false;
 }
 
 const BASE = '/api/discover';
 
+/** Tells the caller (and the benchmark) whether an answer was kept or read afresh. */
+const CACHE_HEADER = 'x-cache';
+
+function freshRequired(req: RouteRequest): boolean {
+  const control = req.headers['cache-control'];
+  return control !== undefined && /\bno-(cache|store)\b/i.test(control);
+}
+
 export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
+  const cache =
+    d.cache === false
+      ? undefined
+      : new AnswerCache(d.cache ?? { maxChars: DiscoverLimits.answerCacheChars });
+  const generations = new GenerationReader(() => directoryGeneration(d.sql));
+  const expansions = new QueryExpansions(DiscoverLimits.keptQueryExpansions);
+
+  /** The kept answer for `key` if still current, else `read` afresh (and kept). */
+  const answer = async <T>(
+    req: RouteRequest,
+    key: string,
+    read: () => Promise<AtGeneration<T>>,
+    shape: (result: T) => unknown
+  ): Promise<Reply> => {
+    const fresh = cache === undefined || freshRequired(req);
+    if (!fresh && cache.has(key)) {
+      const body = cache.get(key, await generations.current());
+      if (body !== undefined) return jsonBody(body, 'hit');
+    }
+    const { result, generation } = await read();
+    const body = JSON.stringify(shape(result));
+    cache?.set(key, BigInt(generation), body);
+    return jsonBody(body, 'miss');
+  };
+
   /** Anonymous without a key; a key that is present must be valid (401), never ignored. */
   const viewer = async (req: RouteRequest): Promise<Viewer> => {
     const header = req.headers.authorization;
@@ -47,8 +88,12 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
           throw new UnauthenticatedError('scope=tenant needs an API key');
         }
         if (search.sort === 'popular') await d.usage.ensureFresh();
-        const page = await searchAgents(d.sql, who, search);
-        return jsonReply(200, { agents: page.agents, count: page.count, offset: search.offset });
+        return answer(
+          req,
+          JSON.stringify(['search', who.tenantId ?? null, search]),
+          () => searchAgentsAt(d.sql, who, search, expansions),
+          (page) => ({ agents: page.agents, count: page.count, offset: search.offset })
+        );
       },
     });
 
@@ -57,7 +102,13 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       pattern: `${BASE}/categories`,
       handler: async (req) => {
         noParams(req.query);
-        return jsonReply(200, { categories: await listCategories(d.sql, await viewer(req)) });
+        const who = await viewer(req);
+        return answer(
+          req,
+          JSON.stringify(['categories', who.tenantId ?? null]),
+          () => listCategoriesAt(d.sql, who),
+          (categories) => ({ categories })
+        );
       },
     });
 
@@ -67,14 +118,19 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       pattern: `${BASE}/agents/nearby`,
       handler: async (req) => {
         const s = parseNearby(req.query);
-        const found = await nearbyAgents(d.sql, await viewer(req), s);
-        return jsonReply(200, {
-          agents: found.agents,
-          center: { lat: s.lat, lng: s.lng },
-          radius: s.radiusKm,
-          count: found.count,
-          offset: s.offset,
-        });
+        const who = await viewer(req);
+        return answer(
+          req,
+          JSON.stringify(['nearby', who.tenantId ?? null, s]),
+          () => nearbyAgentsAt(d.sql, who, s),
+          (found) => ({
+            agents: found.agents,
+            center: { lat: s.lat, lng: s.lng },
+            radius: s.radiusKm,
+            count: found.count,
+            offset: s.offset,
+          })
+        );
       },
     });
 
@@ -131,4 +187,12 @@ function ratingAgent(p: Principal): { agentId: string; tenantId: string } {
     throw new HubError('FORBIDDEN', "Rating needs an agent's API key, not a tenant admin key");
   }
   return p;
+}
+
+function jsonBody(body: string, cache: 'hit' | 'miss'): Reply {
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json', [CACHE_HEADER]: cache },
+    body,
+  };
 }

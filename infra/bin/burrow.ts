@@ -6,6 +6,7 @@ import { CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../../runtime/config/index.js';
 import { UnavailableError, isHubError } from '../../runtime/errors/index.js';
 import { createDb, ensureDatabase, migrate, type Db } from '../db/index.js';
+import { createGeocoder } from '../geo/index.js';
 import {
   buildProgram,
   createNatsNotifier,
@@ -55,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
     db: () => (db ??= openDb()),
     notify: createNatsNotifier({ servers: config.natsServers, timeoutMs: NOTIFY_TIMEOUT_MS, io }),
     fetchCard: (url) => fetchAgentCard(url, { timeoutMs: CARD_TIMEOUT_MS }),
+    geocoder: createGeocoder(config.geocoder),
     io,
   };
 

@@ -1,14 +1,21 @@
 // `burrow agents create|list|update|delete`: registering agents (key shown once), their settings
 // (interface-spec "Agent settings"), and telling running hub nodes when cached state changed.
+// `location:<address>` tags are geocoded as PATCH /api/agents/:agentId does: an address that
+// names no place fails the command naming the tag, and nothing is saved.
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   createAgent,
+  inTransaction,
   listAgents,
+  replaceAgentLocations,
   softDeleteAgent,
   updateAgentSettings,
+  validateTags,
   type AgentRecord,
   type AgentSettingsPatch,
+  type Db,
 } from '../db/index.js';
+import { geocodeLocationTags } from '../geo/index.js';
 import { subjects } from '../../runtime/bus/index.js';
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { CliContext } from './context.js';
@@ -60,11 +67,13 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: CreateOptions) => {
       const db = await ctx.db();
       const tenant = await requireTenant(db, opts.tenant);
-      // Before anything is written: an unreachable agent leaves no half-registered record.
+      // Before anything is written: an unreachable agent or an unknown place leaves no
+      // half-registered record.
+      const locations = await geocodeLocationTags(ctx.geocoder, validateTags(opts.tag));
       const card =
         opts.url !== undefined && !opts.skipCard ? await ctx.fetchCard(opts.url) : undefined;
       const cardDescription = (card as { description?: unknown } | undefined)?.description;
-      const created = await createAgent(db, {
+      const created = await createWithLocations(db, locations, {
         tenantId: tenant.id,
         name: opts.name,
         ...(opts.url !== undefined ? { url: opts.url } : {}),
@@ -128,6 +137,9 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print the updated agent as JSON', false)
     .action(async (opts: UpdateOptions) => {
       const patch = settingsPatch(opts);
+      if (patch.tags !== undefined) {
+        patch.locations = await geocodeLocationTags(ctx.geocoder, validateTags(patch.tags));
+      }
       const agent = await updateAgentSettings(await ctx.db(), opts.agent, patch);
       await ctx.notify([
         { subject: subjects.agentChanged(agent.id), payload: { agentId: agent.id } },
@@ -156,6 +168,20 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       if (opts.json) printJson(ctx.io, { agentId: opts.agent, deleted: true });
       else ctx.io.out(`deleted agent ${opts.agent}`);
     });
+}
+
+/** The agent and its geocoded locations, in one transaction. */
+function createWithLocations(
+  db: Db,
+  locations: Parameters<typeof replaceAgentLocations>[2],
+  input: Parameters<typeof createAgent>[1]
+): ReturnType<typeof createAgent> {
+  if (locations.length === 0) return createAgent(db, input);
+  return inTransaction(db, async (tx) => {
+    const created = await createAgent(tx, input);
+    await replaceAgentLocations(tx, created.agent.id, locations);
+    return created;
+  });
 }
 
 function settingsPatch(opts: UpdateOptions): AgentSettingsPatch {

@@ -1,6 +1,7 @@
 // What the `burrow` commands are given by the composition root (infra/bin/burrow.ts): the database,
-// a best-effort notifier for other hub nodes, the card fetcher, and where to print.
+// a best-effort notifier for other hub nodes, the card fetcher, the geocoder, and where to print.
 import type { Db } from '../db/index.js';
+import type { Geocoder } from '../geo/index.js';
 
 export interface CliIo {
   /** One line of results on stdout. */
@@ -24,5 +25,10 @@ export interface CliContext {
   notify(notices: readonly Notice[]): Promise<void>;
   /** The agent card served at `<url>/.well-known/agent.json`; throws a HubError naming the URL. */
   fetchCard(url: string): Promise<object>;
+  /**
+   * Resolves `location:<address>` tags, chosen as the hub chooses (infra/geo createGeocoder: the
+   * offline gazetteer, or the GEOCODER_URL service when configured).
+   */
+  geocoder: Geocoder;
   io: CliIo;
 }

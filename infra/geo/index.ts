@@ -10,6 +10,7 @@ export { createGazetteerGeocoder, type GazetteerOptions } from './gazetteer.js';
 export { createNominatimGeocoder, type NominatimOptions } from './nominatim.js';
 export { cachedGeocoder, type GeocoderCacheOptions } from './cache.js';
 export { fold, addressParts, countryName } from './address.js';
+export { geocodeLocationTags, LOCATION_TAG_PREFIX, type LocatedTag } from './location-tags.js';
 
 export interface GeocoderConfig {
   /** A Nominatim-compatible base URL; undefined uses the offline gazetteer. */

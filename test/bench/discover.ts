@@ -1,7 +1,10 @@
 // Issue 5's benchmark: the directory with 100,000 agents. A hub process serves it; 20 concurrent
 // HTTP clients run (1) searches with a text query (often misspelt) plus two filters and (2) nearby
 // searches around seeded cities; beside them, in the same run, a plain `SELECT 1` round trip from
-// 20 concurrent callers gives the floor PostgreSQL itself sets on this machine.
+// 20 concurrent callers gives the floor PostgreSQL itself sets on this machine. Each is measured
+// twice: uncached (every request sends `Cache-Control: no-cache`, so the hub reads every answer
+// afresh) and then with the hub's answer cache, reporting the share of answers it served.
+// BENCH_DIRECTORY_ONLY=search,nearby,searchCached,nearbyCached picks some of the four.
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -23,6 +26,10 @@ export interface Latency {
   max: number;
   /** Mean `count` of the answers: how many agents each query matched. */
   meanMatches: number;
+  /** Share of the answers the hub served from its answer cache (X-Cache: hit). */
+  hitRatio: number;
+  /** Calls made, warm-up included. */
+  sent: number;
 }
 
 export interface DiscoverBenchReport {
@@ -31,8 +38,15 @@ export interface DiscoverBenchReport {
   seedSeconds: number;
   concurrency: number;
   selectOne: Latency;
+  /** Uncached: every answer read afresh. */
   search: Latency;
   nearby: Latency;
+  /** The same query mix with the answer cache. */
+  searchCached: Latency;
+  nearbyCached: Latency;
+  /** Distinct request URLs each measurement sent (the cache can only reuse repeated ones). */
+  distinctSearches: number;
+  distinctNearby: number;
 }
 
 // Domain words for names, descriptions and tags: each agent draws a handful, so a word matches
@@ -178,13 +192,20 @@ export async function seedDirectory(sql: Db): Promise<{ locations: number }> {
     )
     select count(*)::int as n from placed`;
   await sql`vacuum analyze agents`;
+  await sql`vacuum analyze directory_entries`;
   await sql`vacuum analyze agent_locations`;
   await sql`vacuum analyze directory_lexicon`;
   await sql`vacuum analyze tenants`;
   return { locations: n };
 }
 
-function quantiles(latencies: number[], seconds: number, errors: number, matches: number[]) {
+function quantiles(
+  latencies: number[],
+  seconds: number,
+  errors: number,
+  matches: number[],
+  hits: number
+) {
   latencies.sort((a, b) => a - b);
   const q = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
@@ -197,23 +218,29 @@ function quantiles(latencies: number[], seconds: number, errors: number, matches
     p99: q(0.99),
     max: latencies.at(-1) ?? 0,
     meanMatches: matches.length ? matches.reduce((a, b) => a + b, 0) / matches.length : 0,
+    hitRatio: latencies.length ? hits / latencies.length : 0,
   };
 }
 
+interface CallResult {
+  ok: boolean;
+  matches?: number;
+  hit?: boolean;
+}
+
 /** Closed loop: CONCURRENCY callers, each starting its next call when the last one ends. */
-async function closedLoop(
-  call: (i: number) => Promise<{ ok: boolean; matches?: number }>
-): Promise<Latency> {
+async function closedLoop(call: (i: number) => Promise<CallResult>): Promise<Latency> {
   let i = 0;
   let measuring = false;
   let stop = false;
   const latencies: number[] = [];
   const matches: number[] = [];
   let errors = 0;
+  let hits = 0;
   const caller = async () => {
     while (!stop) {
       const t0 = performance.now();
-      let r: { ok: boolean; matches?: number };
+      let r: CallResult;
       try {
         r = await call(i++);
       } catch {
@@ -224,6 +251,7 @@ async function closedLoop(
       if (!r.ok) errors++;
       else {
         latencies.push(ms);
+        if (r.hit === true) hits++;
         if (r.matches !== undefined) matches.push(r.matches);
       }
     }
@@ -237,19 +265,24 @@ async function closedLoop(
   const seconds = (performance.now() - t0) / 1000;
   stop = true;
   await Promise.all(callers);
-  return quantiles(latencies, seconds, errors, matches);
+  return { ...quantiles(latencies, seconds, errors, matches, hits), sent: i };
 }
 
 function httpGetter(base: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const u = new URL(base);
-  const get = (path: string) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ agent, host: u.hostname, port: u.port, path, method: 'GET' }, (res) => {
+  const get = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string; hit: boolean }>((resolve, reject) => {
+      const options = { agent, host: u.hostname, port: u.port, path, method: 'GET', headers };
+      const req = request(options, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() })
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            hit: res.headers['x-cache'] === 'hit',
+          })
         );
       });
       req.on('error', reject);
@@ -287,12 +320,35 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
     hub = await startHubProcess({
       env: { NATS_URL: nats.url, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
     });
-    const http = httpGetter(hub.url);
-    const counted = (r: { status: number; body: string }) => ({
-      ok: r.status === 200,
-      matches: r.status === 200 ? (JSON.parse(r.body) as { count: number }).count : 0,
-    });
+    return {
+      agents: AGENTS,
+      locations,
+      seedSeconds,
+      concurrency: CONCURRENCY,
+      ...(await measureDirectory(hub.url, sql)),
+    };
+  } finally {
+    await hub?.close();
+    await sql.end({ timeout: 5 });
+    await db.drop();
+    await nats.close();
+  }
+}
 
+export type DirectoryMeasures = Omit<
+  DiscoverBenchReport,
+  'agents' | 'locations' | 'seedSeconds' | 'concurrency'
+>;
+
+/** The measurements, against a hub at `hubUrl` serving the directory seeded in `sql`. */
+export async function measureDirectory(hubUrl: string, sql: Db): Promise<DirectoryMeasures> {
+  const http = httpGetter(hubUrl);
+  const counted = (r: { status: number; body: string; hit: boolean }) => ({
+    ok: r.status === 200,
+    matches: r.status === 200 ? (JSON.parse(r.body) as { count: number }).count : 0,
+    hit: r.hit,
+  });
+  try {
     const selectOne = await closedLoop(async () => {
       await sql`select 1`;
       return { ok: true };
@@ -302,40 +358,44 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
     const filters = [
       (i: number) => `category=${CATEGORIES[i % CATEGORIES.length]}&verified=true`,
       (i: number) => `contentMode=${encodeURIComponent(MODES[i % MODES.length]!)}&country=FR`,
-      (i: number) => `tag=${WORDS[(i * 7) % WORDS.length]}&sort=rating`,
+      (i: number) => `tag=${WORDS[(i * 9) % WORDS.length]}&sort=rating`,
       (i: number) => `skillTag=${WORDS[(i * 11) % WORDS.length]}&category=${CATEGORIES[i % 20]}`,
       (_i: number) => `contentMode=image/*&verified=false`,
     ];
-    const search = await closedLoop(async (i) => {
-      const q = typo(WORDS[(i * 13) % WORDS.length]!, i);
-      const r = await http.get(
-        `/api/discover/agents?q=${encodeURIComponent(q)}&${filters[i % filters.length]!(i)}`
-      );
-      return counted(r);
-    });
-
-    const nearby = await closedLoop(async (i) => {
+    const searchPath = (i: number) => {
+      const q = typo(WORDS[(i * 15) % WORDS.length]!, i);
+      return `/api/discover/agents?q=${encodeURIComponent(q)}&${filters[i % filters.length]!(i)}`;
+    };
+    const nearbyPath = (i: number) => {
       const [lat, lng] = CITIES[i % CITIES.length]!;
       const radius = [5, 10, 25, 50][i % 4];
-      const r = await http.get(
-        `/api/discover/agents/nearby?lat=${lat + 0.01}&lng=${lng - 0.01}&radius=${radius}`
-      );
-      return counted(r);
-    });
-    http.close();
+      return `/api/discover/agents/nearby?lat=${lat + 0.01}&lng=${lng - 0.01}&radius=${radius}`;
+    };
+    const distinct = (path: (i: number) => string, requests: number) =>
+      new Set(Array.from({ length: requests }, (_, i) => path(i))).size;
+    const only = process.env.BENCH_DIRECTORY_ONLY;
+    const skip: Latency = { ...quantiles([], 1, 0, [], 0), sent: 0 };
+    const run = (name: string, call: (i: number) => Promise<CallResult>) =>
+      only === undefined || only.split(',').includes(name) ? closedLoop(call) : skip;
+    const fresh = { 'cache-control': 'no-cache' };
+    const search = await run('search', async (i) => counted(await http.get(searchPath(i), fresh)));
+    const nearby = await run('nearby', async (i) => counted(await http.get(nearbyPath(i), fresh)));
+    const searchCached = await run('searchCached', async (i) =>
+      counted(await http.get(searchPath(i), {}))
+    );
+    const nearbyCached = await run('nearbyCached', async (i) =>
+      counted(await http.get(nearbyPath(i), {}))
+    );
     return {
-      agents: AGENTS,
-      locations,
-      seedSeconds,
-      concurrency: CONCURRENCY,
       selectOne,
       search,
       nearby,
+      searchCached,
+      nearbyCached,
+      distinctSearches: distinct(searchPath, searchCached.sent),
+      distinctNearby: distinct(nearbyPath, nearbyCached.sent),
     };
   } finally {
-    await hub?.close();
-    await sql.end({ timeout: 5 });
-    await db.drop();
-    await nats.close();
+    http.close();
   }
 }

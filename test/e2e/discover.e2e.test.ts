@@ -358,3 +358,99 @@ describe('WebSocket agents', () => {
     }
   });
 });
+
+describe('kept answers', () => {
+  /** GET with the X-Cache header the hub answers with. */
+  async function get(path: string, key?: string, headers: Record<string, string> = {}) {
+    const res = await fetch(`${hub.url}${path}`, {
+      headers: { ...headers, ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
+    });
+    return {
+      status: res.status,
+      cache: res.headers.get('x-cache'),
+      body: (await res.json()) as { agents: Array<{ id: string; avgRating: number }> } & Record<
+        string,
+        unknown
+      >,
+    };
+  }
+  const idsOf = (r: Awaited<ReturnType<typeof get>>) => r.body.agents.map((a) => a.id);
+
+  it('reuses an answer until a directory write commits, through any path', async () => {
+    const acme = await createTenant(hub.sql, { name: 'Glass Works' });
+    const made = await createAgent(hub.sql, {
+      tenantId: acme.id,
+      name: 'glazier',
+      description: 'Glassblowing workshops',
+      visibility: 'public',
+    });
+    const path = '/api/discover/agents?q=glassblowing';
+    const first = await get(path);
+    expect([first.cache, idsOf(first)]).toEqual(['miss', [made.agent.id]]);
+    const again = await get(path);
+    expect([again.cache, again.body]).toEqual(['hit', first.body]);
+    // Written straight to the database, as the CLI or another hub node would.
+    await hub.sql`update agents set visibility = 'private' where id = ${made.agent.id}`;
+    const hidden = await get(path);
+    expect([hidden.cache, hidden.body.count, idsOf(hidden)]).toEqual(['miss', 0, []]);
+    await hub.sql`update agents set visibility = 'public' where id = ${made.agent.id}`;
+    expect(idsOf(await get(path))).toEqual([made.agent.id]);
+
+    // A tenant becoming verified changes the verified filter's answer.
+    const verified = `${path}&verified=true`;
+    expect((await get(verified)).body.count).toBe(0);
+    await hub.sql`update tenants set verified = true where id = ${acme.id}`;
+    expect(idsOf(await get(verified))).toEqual([made.agent.id]);
+
+    // A rating changes the agent's figures in the answer.
+    const rated = await call('POST', `/api/discover/agents/${made.agent.id}/rate`, keys.dave, {
+      rating: 4,
+    });
+    expect(rated.status).toBe(200);
+    expect((await get(path)).body.agents[0]?.avgRating).toBe(4);
+  });
+
+  it('expands a misspelt word again once the lexicon has new words', async () => {
+    // No agent has the word yet: the expansion of the typo finds nothing, and is kept.
+    const path = '/api/discover/agents?q=ceramcis';
+    const fresh = { 'cache-control': 'no-cache' };
+    expect((await get(path, undefined, fresh)).body.count).toBe(0);
+    const tenant = await createTenant(hub.sql, { name: 'Clay Studio' });
+    const made = await createAgent(hub.sql, {
+      tenantId: tenant.id,
+      name: 'potter',
+      description: 'Ceramics classes',
+      visibility: 'public',
+    });
+    // Read afresh (no kept answer), so only the kept expansion could make this miss the agent.
+    expect(idsOf(await get(path, undefined, fresh))).toEqual([made.agent.id]);
+  });
+
+  it('reuses nearby answers only until a location moves', async () => {
+    const path = '/api/discover/agents/nearby?lat=45.764&lng=4.8357&radius=5';
+    const before = await get(path);
+    expect((await get(path)).cache).toBe('hit');
+    const located = await get(path);
+    expect(idsOf(located)).toEqual(idsOf(before));
+    await hub.sql`delete from agent_locations where agent_id = ${ids.alice!}`;
+    const moved = await get(path);
+    expect(moved.cache).toBe('miss');
+    expect(idsOf(moved)).not.toContain(ids.alice);
+  });
+
+  it("never gives one tenant's answer to another, and reads afresh on Cache-Control: no-cache", async () => {
+    const path = '/api/discover/agents?category=travel&sort=recent';
+    await hub.sql`update agents set category = 'Travel' where id = ${ids.alice!}`;
+    const own = await get(path, keys.alice);
+    expect(idsOf(own)).toContain(ids.bob);
+    expect((await get(path, keys.alice)).cache).toBe('hit');
+    const anon = await get(path);
+    expect(anon.cache).toBe('miss');
+    expect(idsOf(anon)).not.toContain(ids.bob);
+    const other = await get(path, keys.dave);
+    expect(other.cache).toBe('miss');
+    expect(idsOf(other)).not.toContain(ids.bob);
+    const fresh = await get(path, keys.alice, { 'cache-control': 'no-cache' });
+    expect([fresh.cache, fresh.body]).toEqual(['miss', own.body]);
+  });
+});

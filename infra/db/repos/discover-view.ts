@@ -52,13 +52,3 @@ export function toDirectoryAgent(row: DirectoryRow): DirectoryAgent {
 export function visibleTo(param: number): string {
   return `a.deleted_at is null and (a.visibility = 'public' or a.tenant_id = $${param}::text)`;
 }
-
-/**
- * visibleTo, written for the viewer at hand: an anonymous caller's statement says only "public",
- * which its cached plan can rely on.
- */
-export function visibleFor(viewer: Viewer, param: number): string {
-  return viewer.tenantId === undefined
-    ? `a.deleted_at is null and a.visibility = 'public'`
-    : visibleTo(param);
-}

@@ -98,3 +98,11 @@ export {
 } from './usage.repo.js';
 export { rateLimitedKeys, tenantTraffic, type TenantTraffic } from './alerts.repo.js';
 export { listVisibleAgents, type VisibleAgentRow } from './visible-agents.repo.js';
+export {
+  directoryGeneration,
+  listCategoriesAt,
+  QueryExpansions,
+  searchAgentsAt,
+  type AtGeneration,
+} from './discover-search.repo.js';
+export { nearbyAgentsAt, replaceAgentLocations } from './locations.repo.js';
