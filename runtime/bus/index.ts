@@ -29,3 +29,4 @@ export {
   type PublishedEvent,
 } from './events.js';
 export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';
+export { idleGuard, type IdleGuard } from './idle-guard.js';

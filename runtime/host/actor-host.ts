@@ -7,6 +7,7 @@ import { DeliverPolicy } from '@nats-io/jetstream';
 import {
   decodeJson,
   encodeJson,
+  idleGuard,
   isNoMessage,
   partitionLabel,
   streams,
@@ -88,6 +89,8 @@ type Request = {
 };
 type Reply = OwnerReply<SendResult | null>;
 
+/** A log replay that receives nothing for this long fails the activation (retried later). */
+const REPLAY_IDLE_MS = 10_000;
 const key = (kind: string, id: string) => `${kind}:${id}`;
 
 export class ActorHost implements PartitionHandler {
@@ -172,6 +175,7 @@ export class ActorHost implements PartitionHandler {
     if (reason !== 'fenced' && reason !== 'lock_lost') {
       await Promise.allSettled([...rt.actors.values()].map((p) => rt.store.durable(p)));
     }
+    rt.store.close();
     for (const p of rt.actors.values()) {
       p.actor.stop();
       this.o.metrics?.actorsActive.dec({ kind: p.kind });
@@ -309,6 +313,9 @@ export class ActorHost implements PartitionHandler {
     if (!machine) throw new HubError('INTERNAL', `no machine for actor kind ${kind}`);
     const at = this.now();
     const actor = createActor(machine, { input: spawn.input, systemId: key(kind, id) });
+    // Started before the store subscribes: the start's own snapshot is the one the store writes
+    // first, not a second write of the same state.
+    actor.start();
     const p = rt.store.track(kind, id, actor, {
       createdAt: at,
       ...(spawn.key !== undefined ? { key: spawn.key } : {}),
@@ -317,7 +324,6 @@ export class ActorHost implements PartitionHandler {
     rt.actors.set(key(kind, id), p);
     if (spawn.key !== undefined) rt.keys.set(spawn.key, { id, at });
     this.o.metrics?.actorsActive.inc({ kind });
-    actor.start();
     return p;
   }
 
@@ -351,15 +357,19 @@ export class ActorHost implements PartitionHandler {
     const info = await this.o.bus.jsm.streams.info(stream, { subjects_filter: filter });
     const count = Object.keys(info.state.subjects ?? {}).length;
     if (count === 0) return;
+    // Superseded snapshots may still be in the log (their purge runs after the write): only the
+    // newest of each actor counts, and the replay delivers exactly one message per subject.
     const oc = await this.o.bus.js.consumers.get(stream, {
       filter_subjects: filter,
-      deliver_policy: DeliverPolicy.All,
+      deliver_policy: DeliverPolicy.LastPerSubject,
     });
     const iter = await oc.consume({ max_messages: Math.min(count, 1000) });
+    const guard = idleGuard(iter, REPLAY_IDLE_MS, `snapshot replay of partition ${label}`);
     const cutoff = this.now() - this.windowMs;
     const recentKeys: Array<[string, { id: string; at: number }]> = [];
     let seen = 0;
     for await (const m of iter) {
+      guard.tick();
       seen++;
       const [, , , kind, id] = m.subject.split('.');
       const machine = kind ? this.machines.get(kind) : undefined;
@@ -381,6 +391,8 @@ export class ActorHost implements PartitionHandler {
             snapshot: snapshot as never,
             systemId: key(kind, id),
           });
+          // Started before the store subscribes: restoring an actor writes nothing.
+          actor.start();
           actors.set(
             key(kind, id),
             store.track(kind, id, actor, {
@@ -390,7 +402,6 @@ export class ActorHost implements PartitionHandler {
             })
           );
           this.o.metrics?.actorsActive.inc({ kind });
-          actor.start();
         }
       } else {
         this.o.log.warn({ subject: m.subject }, 'snapshot of an unknown actor kind left in place');
@@ -398,6 +409,7 @@ export class ActorHost implements PartitionHandler {
       if (seen >= count || m.info.pending === 0) break;
     }
     iter.stop();
+    guard.end();
     // Keep the key index in time order so pruning can stop at the first fresh entry.
     recentKeys.sort((a, b) => a[1].at - b[1].at);
     for (const [k, v] of recentKeys) keys.set(k, v);

@@ -3,6 +3,7 @@
 // append + index, in-process); (2) drain pacing when 1,000 recipients reconnect at once (each
 // should get 10/s ± 10%); (3) memory and index-rebuild time for 100,000 pending messages.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -19,9 +20,53 @@ const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 1000);
 const PENDING = Number(process.env.BENCH_PENDING ?? 100_000);
 /** Messages each reconnecting recipient drains in the pacing measurement. */
 const DRAIN_EACH = Number(process.env.BENCH_DRAIN_EACH ?? 10);
+/** BENCH_TRACE=1: print the hub's live actors per second during the drain, and its warnings. */
+const TRACE = process.env.BENCH_TRACE === '1';
+const TRACE_TOKEN = 'bench-admin-token-0123456789';
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc). */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+interface ClusterView {
+  actors: Array<{ actors: number }>;
+  queues: Array<{ queued: number }>;
+}
+
+/** How many messages the hub's queues hold. */
+async function queuedOn(url: string): Promise<number> {
+  const r = await fetch(`${url}/debug/cluster`, {
+    headers: { authorization: `Bearer ${TRACE_TOKEN}` },
+  });
+  const c = (await r.json()) as ClusterView;
+  return c.queues.reduce((a, q) => a + q.queued, 0);
+}
+
+/** Samples /debug/cluster once a second until stopped: live actors and queues on the hub. */
+function traceCluster(url: string): () => void {
+  const started = performance.now();
+  const timer = setInterval(() => {
+    void fetch(`${url}/debug/cluster`, { headers: { authorization: `Bearer ${TRACE_TOKEN}` } })
+      .then((r) => r.json() as Promise<ClusterView>)
+      .then((c) => {
+        const actors = c.actors.map((a) => a.actors).filter((n) => n > 0);
+        const queued = c.queues.reduce((a, q) => a + q.queued, 0);
+        const t = ((performance.now() - started) / 1000).toFixed(0);
+        process.stdout.write(`trace t=${t}s live actors ${actors.join(',')} queued ${queued}\n`);
+      })
+      .catch(() => undefined);
+  }, 1000);
+  return () => clearInterval(timer);
+}
 
 export interface QueueBenchReport {
-  enqueueHttp: LoadResult;
+  enqueueHttp: LoadResult & { hubMsPerMessage: number; natsMsPerMessage: number };
   enqueueLayer: { messages: number; seconds: number; throughput: number };
   drain: {
     recipients: number;
@@ -29,6 +74,11 @@ export interface QueueBenchReport {
     ratePerRecipient: { min: number; p10: number; median: number; p90: number; max: number };
     withinTenPercent: number;
     firstMessageAfterWelcomeMs: { median: number; p99: number };
+    /** CPU the hub and NATS spent per delivered message while the drain ran (load-independent). */
+    hubMsPerMessage: number;
+    natsMsPerMessage: number;
+    /** Sockets closed during the drain (left out of the rates). */
+    droppedSockets: number;
   };
   pending100k: {
     messages: number;
@@ -44,7 +94,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 /** Enqueue over HTTP to offline WebSocket recipients, then 1,000 of them reconnect at once. */
-async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' | 'drain'>> {
+export async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' | 'drain'>> {
   const nats = await startNatsServer();
   const db = await createTestDatabase('burrow_bench_q');
   const hub = await startHubProcess({
@@ -55,6 +105,7 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
       QUEUE_TENANT_MAX_PENDING: '1000000',
       // The benchmark measures the hub, not the per-key rate limit.
       RATE_LIMIT_PER_MINUTE: '1000000',
+      ADMIN_TOKEN: TRACE_TOKEN,
     },
     // e.g. HUB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the hub under load.
     ...(process.env.HUB_NODE_ARGS ? { nodeArgs: process.env.HUB_NODE_ARGS.split(' ') } : {}),
@@ -68,7 +119,8 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
     for (let i = 0; i < RECIPIENTS; i++) {
       recipients.push(await createAgent(sql, { tenantId: tenant.id, name: `r${i}` }));
     }
-    const enqueueHttp = await runLoad({
+    const cpuAtLoad = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid) };
+    const load = await runLoad({
       url: `${hub.url}/a2a`,
       concurrency: 50,
       warmupSeconds: WARMUP,
@@ -77,6 +129,13 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
       body: (i) => sendMessageBody(i, recipients[i % RECIPIENTS]!.agent.id, `m${i}`),
       ok: (status, body) => status === 200 && body.includes('"state":"submitted"'),
     });
+    // Every message of the run, warm-up included, is still queued (the recipients are offline).
+    const sent = await queuedOn(hub.url);
+    const enqueueHttp = {
+      ...load,
+      hubMsPerMessage: ((cpuSeconds(hub.pid) - cpuAtLoad.hub) * 1000) / sent,
+      natsMsPerMessage: ((cpuSeconds(nats.pid) - cpuAtLoad.nats) * 1000) / sent,
+    };
 
     // Top up (untimed) so every recipient holds at least DRAIN_EACH messages.
     const have = Math.floor(enqueueHttp.requests / RECIPIENTS);
@@ -97,8 +156,15 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
         }
       })
     );
+    const stopTrace = TRACE ? traceCluster(hub.url) : () => undefined;
+    const cpuBefore = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid) };
     // Every recipient now holds about the same number of messages; all reconnect at once.
     const arrivals = new Map<string, number[]>();
+    /** Sockets closed during the drain (1006: without a close frame), by code and reason. */
+    const closes = new Map<string, number>();
+    let closing = false;
+    const dropped = new Set<string>();
+    const errors = new Map<string, number>();
     const welcomed = new Map<string, number>();
     await Promise.all(
       recipients.map(
@@ -118,14 +184,45 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
                 resolve();
               } else if (f.type === 'message') times.push(performance.now());
             });
-            ws.on('error', reject);
+            ws.on('error', (err) => {
+              // After the welcome an error only explains a close that follows: count it there.
+              if (welcomed.has(r.agent.id))
+                errors.set(err.message, (errors.get(err.message) ?? 0) + 1);
+              else reject(err);
+            });
+            ws.on('close', (code, reason) => {
+              if (closing) return;
+              dropped.add(r.agent.id);
+              const why = `${code} ${reason.toString()}`;
+              closes.set(why, (closes.get(why) ?? 0) + 1);
+            });
           })
       )
     );
     const want = DRAIN_EACH;
-    await until(() => [...arrivals.values()].every((t) => t.length >= want), 120_000).catch(
-      () => undefined
-    );
+    // A closed socket gets nothing more: waiting for it would only time out.
+    await until(
+      () => [...arrivals].every(([id, t]) => t.length >= want || dropped.has(id)),
+      120_000
+    ).catch(() => undefined);
+    stopTrace();
+    const delivered = [...arrivals.values()].reduce((a, t) => a + t.length, 0);
+    const drainCpu = {
+      hubMsPerMessage: ((cpuSeconds(hub.pid) - cpuBefore.hub) * 1000) / delivered,
+      natsMsPerMessage: ((cpuSeconds(nats.pid) - cpuBefore.nats) * 1000) / delivered,
+    };
+    closing = true;
+    if (closes.size > 0)
+      process.stdout.write(
+        `sockets closed during the drain: ${JSON.stringify([...closes])}, errors ${JSON.stringify([...errors])}\n`
+      );
+    if (TRACE) {
+      const noisy = hub
+        .log()
+        .split('\n')
+        .filter((l) => /"level":(40|50|60)/.test(l));
+      process.stdout.write(`hub warnings: ${noisy.length}\n${noisy.slice(0, 20).join('\n')}\n`);
+    }
     const rates: number[] = [];
     const firstAfterWelcome: number[] = [];
     for (const [id, t] of arrivals) {
@@ -150,6 +247,8 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
           median: pct(firstAfterWelcome, 50),
           p99: pct(firstAfterWelcome, 99),
         },
+        ...drainCpu,
+        droppedSockets: dropped.size,
       },
     };
   } finally {
@@ -166,7 +265,9 @@ async function enqueueAndDrain(): Promise<Pick<QueueBenchReport, 'enqueueHttp' |
  * The queue layer alone, in-process: admit + fenced durable append + index, 256 in flight; then
  * 100,000 pending messages: heap per message and the time a new owner takes to rebuild the index.
  */
-async function layerAndRebuild(): Promise<Pick<QueueBenchReport, 'enqueueLayer' | 'pending100k'>> {
+export async function layerAndRebuild(): Promise<
+  Pick<QueueBenchReport, 'enqueueLayer' | 'pending100k'>
+> {
   const nats = await startNatsServer();
   const db = await createTestDatabase('burrow_bench_q2');
   const env = { QUEUE_TENANT_MAX_PENDING: '1000000', PARTITIONS: '32' };

@@ -1,0 +1,30 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { idleGuard } from './idle-guard.js';
+
+describe('idleGuard', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('stops a silent iteration after idleMs and fails it as UNAVAILABLE', () => {
+    const iter = { stop: vi.fn() };
+    const g = idleGuard(iter, 1000, 'replay of p01');
+    vi.advanceTimersByTime(999);
+    expect(iter.stop).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(iter.stop).toHaveBeenCalledOnce();
+    expect(() => g.end()).toThrow(/replay of p01: nothing arrived for 1000 ms/);
+  });
+
+  it('restarts the silence on every message and ends quietly when the loop ends itself', () => {
+    const iter = { stop: vi.fn() };
+    const g = idleGuard(iter, 1000, 'replay');
+    for (let i = 0; i < 5; i++) {
+      vi.advanceTimersByTime(900);
+      g.tick();
+    }
+    expect(iter.stop).not.toHaveBeenCalled();
+    expect(() => g.end()).not.toThrow();
+    vi.advanceTimersByTime(5000);
+    expect(iter.stop).not.toHaveBeenCalled();
+  });
+});

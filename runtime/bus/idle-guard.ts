@@ -1,0 +1,33 @@
+// A consumer created while its stream's leader moves (a NATS server died) can stay silent for
+// ever; a partition activation replaying the log through it would then hold the partition, unowned,
+// until the process restarts (seen in the nats-kill fault test). The guard stops the iteration when
+// nothing arrives for `idleMs`, and the replay fails as retryable: the activation is given up and
+// tried again on the next reconcile.
+import { UnavailableError } from '../errors/index.js';
+
+export interface IdleGuard {
+  /** A message arrived: the silence starts again. */
+  tick(): void;
+  /** The iteration ended: throws UNAVAILABLE if it ended because nothing came. */
+  end(): void;
+}
+
+export function idleGuard(iter: { stop(): void }, idleMs: number, what: string): IdleGuard {
+  let idle = false;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      idle = true;
+      iter.stop();
+    }, idleMs);
+  };
+  arm();
+  return {
+    tick: arm,
+    end() {
+      clearTimeout(timer);
+      if (idle) throw new UnavailableError(`${what}: nothing arrived for ${idleMs} ms`);
+    },
+  };
+}
