@@ -98,7 +98,10 @@ beforeAll(async () => {
     LOCK_INACTIVE_MS: '2000',
     LOG_LEVEL: 'silent',
   });
-  hub = await startHub(config, silentLogger.child({}, { level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  hub = await startHub(
+    config,
+    silentLogger.child({}, { level: process.env.TEST_LOG_LEVEL ?? 'silent' })
+  );
   url = hub.url;
   await until(
     () => Promise.resolve(hub.partitions.ownedPartitions().length),
