@@ -601,7 +601,7 @@ export class TaskService implements QueueDelegate {
         message,
         recipient,
         false,
-        'queued behind earlier messages'
+        'the recipient has earlier messages waiting in its queue'
       );
       return;
     }

@@ -355,61 +355,67 @@ export class ActorHost implements PartitionHandler {
     const stream = streams.partition(label);
     const filter = subjects.actorSnapshotsAll(label);
     const info = await this.o.bus.jsm.streams.info(stream, { subjects_filter: filter });
-    const count = Object.keys(info.state.subjects ?? {}).length;
+    const count = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
     if (count === 0) return;
-    // Superseded snapshots may still be in the log (their purge runs after the write): only the
-    // newest of each actor counts, and the replay delivers exactly one message per subject.
+    // Every stored snapshot, oldest first: superseded ones may still be in the log (their purge
+    // runs after the write), and the newest of each actor wins. (A last-per-subject replay would
+    // read less, but in the nats-kill fault test it left live actors out of the restore.)
     const oc = await this.o.bus.js.consumers.get(stream, {
       filter_subjects: filter,
-      deliver_policy: DeliverPolicy.LastPerSubject,
+      deliver_policy: DeliverPolicy.All,
     });
     const iter = await oc.consume({ max_messages: Math.min(count, 1000) });
     const guard = idleGuard(iter, REPLAY_IDLE_MS, `snapshot replay of partition ${label}`);
-    const cutoff = this.now() - this.windowMs;
-    const recentKeys: Array<[string, { id: string; at: number }]> = [];
+    const newest = new Map<string, StoredActor>();
     let seen = 0;
     for await (const m of iter) {
       guard.tick();
       seen++;
-      const [, , , kind, id] = m.subject.split('.');
-      const machine = kind ? this.machines.get(kind) : undefined;
-      if (kind && id && machine) {
-        const stored = m.json<StoredActor>();
-        if (stored.key !== undefined && stored.createdAt >= cutoff) {
-          recentKeys.push([stored.key, { id, at: stored.createdAt }]);
-        }
-        const snapshot = stored.snapshot as { status?: string };
-        const restored = this.restoredHooks.get(kind);
-        if (restored) {
-          const v = stored.snapshot as ActorView;
-          const addr = { kind, id, partition };
-          for (const h of restored)
-            h(addr, { value: v.value, status: v.status, context: v.context });
-        }
-        if (snapshot.status === 'active') {
-          const actor = createActor(machine, {
-            snapshot: snapshot as never,
-            systemId: key(kind, id),
-          });
-          // Started before the store subscribes: restoring an actor writes nothing.
-          actor.start();
-          actors.set(
-            key(kind, id),
-            store.track(kind, id, actor, {
-              createdAt: stored.createdAt,
-              ...(stored.key !== undefined ? { key: stored.key } : {}),
-              alreadyDurable: true,
-            })
-          );
-          this.o.metrics?.actorsActive.inc({ kind });
-        }
-      } else {
-        this.o.log.warn({ subject: m.subject }, 'snapshot of an unknown actor kind left in place');
-      }
+      // Re-inserted: the map's order is the order of each actor's newest write (a restored task
+      // that waits for delivery is delivered in the order it started waiting).
+      newest.delete(m.subject);
+      newest.set(m.subject, m.json<StoredActor>());
       if (seen >= count || m.info.pending === 0) break;
     }
     iter.stop();
     guard.end();
+    const cutoff = this.now() - this.windowMs;
+    const recentKeys: Array<[string, { id: string; at: number }]> = [];
+    for (const [subject, stored] of newest) {
+      const [, , , kind, id] = subject.split('.');
+      const machine = kind ? this.machines.get(kind) : undefined;
+      if (!kind || !id || !machine) {
+        this.o.log.warn({ subject }, 'snapshot of an unknown actor kind left in place');
+        continue;
+      }
+      if (stored.key !== undefined && stored.createdAt >= cutoff) {
+        recentKeys.push([stored.key, { id, at: stored.createdAt }]);
+      }
+      const snapshot = stored.snapshot as { status?: string };
+      const restored = this.restoredHooks.get(kind);
+      if (restored) {
+        const v = stored.snapshot as ActorView;
+        const addr = { kind, id, partition };
+        for (const h of restored) h(addr, { value: v.value, status: v.status, context: v.context });
+      }
+      if (snapshot.status === 'active') {
+        const actor = createActor(machine, {
+          snapshot: snapshot as never,
+          systemId: key(kind, id),
+        });
+        // Started before the store subscribes: restoring an actor writes nothing.
+        actor.start();
+        actors.set(
+          key(kind, id),
+          store.track(kind, id, actor, {
+            createdAt: stored.createdAt,
+            ...(stored.key !== undefined ? { key: stored.key } : {}),
+            alreadyDurable: true,
+          })
+        );
+        this.o.metrics?.actorsActive.inc({ kind });
+      }
+    }
     // Keep the key index in time order so pruning can stop at the first fresh entry.
     recentKeys.sort((a, b) => a[1].at - b[1].at);
     for (const [k, v] of recentKeys) keys.set(k, v);

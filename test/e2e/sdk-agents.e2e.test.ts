@@ -937,6 +937,9 @@ describe('a WebSocket agent across a hub restart', () => {
     }
     expect(tasks.map((t) => t.status.state)).toEqual(bodies.map(() => 'submitted'));
     expect(received).toEqual(['before']);
+    // Let the schedule reach its cap before the gate opens (a fast restart would otherwise end it
+    // after three attempts).
+    await until(() => events.filter((e) => e.type === 'reconnect_scheduled').length >= 5, 20_000);
 
     gate.open();
     await until(() => received.length === 1 + bodies.length, 20_000);
