@@ -141,26 +141,14 @@ interface QueuePartition {
    */
   bodies: Map<number, Uint8Array>;
   bodyBytes: number;
-  /** Per queue subject (recipient + sender): the highest delivered sequence not yet purged. */
-  acks: Map<string, { recipientId: string; upTo: number }>;
-  ackTimer: NodeJS.Timeout | undefined;
-  acksRunning: number;
+  /** Per recipient: the highest delivered sequence not yet purged from the log, and whether a purge runs. */
+  acks: Map<string, { tenantId: string; upTo: number; running: boolean }>;
 }
 
-/**
- * Queue deliveries one node runs at once (each is a few log writes and a socket write). A queue
- * has at most one delivery in flight, so with a delivery taking L seconds under load, 1,000
- * recipients at 10/s need 10,000 × L slots: 256 capped a mass reconnect at 256 / L deliveries per
- * second (about 1.5/s per recipient at the 160 ms measured), 1,024 leaves the log as the bound.
- */
+/** Queue deliveries one node runs at once (each is a few log writes and a socket write). */
 /** A log replay that receives nothing for this long fails the activation (retried later). */
 const REPLAY_IDLE_MS = 10_000;
-const MAX_DELIVERIES_IN_FLIGHT = 1024;
-
-/** Acknowledgement purges one partition runs at once. */
-const ACKS_IN_FLIGHT = 16;
-/** Next look at acknowledgements held back (appends in flight) or failed. */
-const ACK_RETRY_MS = 50;
+const MAX_DELIVERIES_IN_FLIGHT = 256;
 
 /** In-memory bodies per partition (beyond it, bodies are read back from the log). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -192,14 +180,10 @@ export class QueueService implements PartitionHandler {
   private delegate: QueueDelegate | undefined;
   private readonly machine: typeof queueMachine;
   private readonly now: () => number;
-  /** Milliseconds from one delivery's start to the next (1000 / QUEUE_DRAIN_PER_SECOND). */
-  private readonly interval: number;
-  /** Per draining recipient: when its next delivery is due on its ideal 10/s timeline. */
-  private readonly due = new Map<string, number>();
 
   constructor(private readonly o: QueueServiceOptions) {
     this.now = o.now ?? Date.now;
-    this.interval = 1000 / o.config.drainPerSecond;
+    const interval = Math.round(1000 / o.config.drainPerSecond);
     this.machine = queueMachine.provide({
       actors: {
         deliverHead: fromPromise<DeliverHeadOutput, DeliverHeadInput>(({ input }) =>
@@ -207,7 +191,7 @@ export class QueueService implements PartitionHandler {
         ),
       },
       delays: {
-        drainInterval: ({ context }) => this.untilDue(context.recipientId),
+        drainInterval: ({ context }) => Math.max(0, interval - context.lastTookMs),
         retryInterval: o.config.httpRetryMs,
         busyRetryInterval: o.config.busyRetryMs,
       },
@@ -341,8 +325,6 @@ export class QueueService implements PartitionHandler {
       bodies: new Map(),
       bodyBytes: 0,
       acks: new Map(),
-      ackTimer: undefined,
-      acksRunning: 0,
     };
     qp.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'queue'), {
       callback: (_err, msg) => {
@@ -360,31 +342,18 @@ export class QueueService implements PartitionHandler {
     }
   }
 
-  async deactivate(partition: number, _label: string, reason: HandoverReason): Promise<void> {
+  deactivate(partition: number, _label: string, _reason: HandoverReason): Promise<void> {
     const qp = this.parts.get(partition);
-    if (!qp) return;
+    if (!qp) return Promise.resolve();
     this.parts.delete(partition);
     qp.live = false;
     qp.sub.unsubscribe();
-    clearTimeout(qp.ackTimer);
-    if (reason === 'shutdown' || reason === 'rebalance') {
-      // A planned move: land the acknowledgements still waiting, or the next owner delivers those
-      // messages again. Not past a message still being appended (it may sort below them).
-      await Promise.allSettled(
-        [...qp.acks]
-          .filter(
-            ([, a]) => qp.index.pendingFor(a.recipientId) === qp.index.queuedFor(a.recipientId)
-          )
-          .map(([subject, a]) => qp.log.purgeBelow(subject, a.upTo + 1))
-      );
-    }
-    qp.acks.clear();
     for (const [recipientId, a] of qp.actors) {
       a.stop();
       if (this.byRecipient.get(recipientId) === qp) this.byRecipient.delete(recipientId);
-      this.due.delete(recipientId);
     }
     qp.actors.clear();
+    return Promise.resolve();
   }
 
   // ---- owner side ---------------------------------------------------------------------------
@@ -576,7 +545,6 @@ export class QueueService implements PartitionHandler {
       qp.actors.delete(recipientId);
       qp.transports.delete(recipientId);
       if (this.byRecipient.get(recipientId) === qp) this.byRecipient.delete(recipientId);
-      this.due.delete(recipientId);
     }
     if (this.backlog.has(recipientId)) this.broadcast(recipientId, false);
   }
@@ -594,7 +562,6 @@ export class QueueService implements PartitionHandler {
    * gets its fair share and the pacing stretches instead.
    */
   private async deliverHead(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
-    this.started(input.recipientId);
     if (this.inFlight >= MAX_DELIVERIES_IN_FLIGHT) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
@@ -645,24 +612,6 @@ export class QueueService implements PartitionHandler {
     }
   }
 
-  /**
-   * Pacing keeps each queue on a timeline of one delivery per interval from its first: a late
-   * timer, a wait for a delivery slot or a slow delivery shortens the next pause instead of
-   * stretching every step (which cost 15% of the rate under load: 8.5/s instead of 10). A queue
-   * that falls more than one interval behind starts a new timeline rather than bursting.
-   */
-  private started(recipientId: string): void {
-    const now = this.now();
-    const due = this.due.get(recipientId);
-    const start = due === undefined || now - due > this.interval ? now : due;
-    this.due.set(recipientId, start + this.interval);
-  }
-
-  private untilDue(recipientId: string): number {
-    const due = this.due.get(recipientId);
-    return due === undefined ? this.interval : Math.max(0, Math.round(due - this.now()));
-  }
-
   /** Removes an expired message and fails its task; false when it was already gone. */
   private async expire(qp: QueuePartition, e: QueueEntry): Promise<boolean> {
     if (!qp.index.get(e.seq)) return false;
@@ -698,53 +647,38 @@ export class QueueService implements PartitionHandler {
   }
 
   /**
-   * A delivered head leaves the log by a purge of its subject (recipient + sender) below the next
-   * sequence: everything older there is delivered, expired or purged already (FIFO). An exact
-   * subject, not the recipient's wildcard: on nats-server 2.9.10 a wildcard purge is 20× slower
-   * (408/s measured on a 40k-message stream, against 9,400/s for an exact subject). At most ACKS_IN_FLIGHT purges run per partition, so the log's
-   * capacity goes to the writes deliveries wait for; acknowledgements that arrive meanwhile merge
-   * per subject, so a busy log takes one purge for many deliveries while an idle one purges each
-   * at once (the window in which a crash delivers a message again stays one delivery wide). A
-   * crash before the purge lands delivers the message again after the restart (same messageId).
+   * A delivered head leaves the log by a purge of the recipient's records below the next
+   * sequence: everything older of that recipient is delivered, expired or purged already (FIFO).
+   * Purges are not awaited by the drain and coalesce while one runs, so a busy log takes one call
+   * for many deliveries. A crash before the purge lands delivers those messages again after the
+   * restart (same messageId): the window between delivery and acknowledgement.
    */
   private acknowledge(qp: QueuePartition, e: QueueEntry): void {
-    const subject = queueSubject(qp.label, e);
-    const a = qp.acks.get(subject);
-    if (a) a.upTo = Math.max(a.upTo, e.seq);
-    else qp.acks.set(subject, { recipientId: e.recipientId, upTo: e.seq });
-    this.scheduleAcks(qp, 0);
-  }
-
-  private scheduleAcks(qp: QueuePartition, ms: number): void {
-    qp.ackTimer ??= setTimeout(() => {
-      qp.ackTimer = undefined;
-      this.flushAcks(qp);
-    }, ms);
-  }
-
-  private flushAcks(qp: QueuePartition): void {
-    if (!qp.live) return;
-    for (const [subject, a] of qp.acks) {
-      if (qp.acksRunning >= ACKS_IN_FLIGHT) break;
+    let a = qp.acks.get(e.recipientId);
+    if (!a) qp.acks.set(e.recipientId, (a = { tenantId: e.tenantId, upTo: 0, running: false }));
+    a.upTo = Math.max(a.upTo, e.seq);
+    if (a.running) return;
+    const run = (): void => {
+      a.running = true;
       // A message of this recipient still being appended may get a lower sequence than one
-      // already delivered (pipelined writes): its subject's purge waits until none is in flight.
-      if (qp.index.pendingFor(a.recipientId) > qp.index.queuedFor(a.recipientId)) continue;
-      qp.acks.delete(subject);
-      qp.acksRunning++;
+      // already delivered (pipelined writes); the purge waits until none is in flight.
+      if (qp.index.pendingFor(e.recipientId) > qp.index.queuedFor(e.recipientId)) {
+        setTimeout(() => (qp.live ? run() : undefined), 20);
+        return;
+      }
+      const upTo = a.upTo;
       qp.log
-        .purgeBelow(subject, a.upTo + 1)
-        .catch((err: unknown) => {
-          this.o.log.warn({ err, partition: qp.label }, 'delivered messages not purged yet');
-          const again = qp.acks.get(subject);
-          if (again) again.upTo = Math.max(again.upTo, a.upTo);
-          else qp.acks.set(subject, a);
-        })
+        .purgeBelow(subjects.queuedForRecipient(qp.label, a.tenantId, e.recipientId), upTo + 1)
+        .catch((err: unknown) =>
+          this.o.log.warn({ err, partition: qp.label }, 'delivered messages not purged yet')
+        )
         .finally(() => {
-          qp.acksRunning--;
-          if (qp.acks.size > 0) this.scheduleAcks(qp, qp.acksRunning > 0 ? 0 : ACK_RETRY_MS);
+          a.running = false;
+          if (a.upTo > upTo && qp.live) run();
+          else if (qp.acks.get(e.recipientId) === a) qp.acks.delete(e.recipientId);
         });
-    }
-    if (qp.acks.size > 0 && qp.acksRunning === 0) this.scheduleAcks(qp, ACK_RETRY_MS);
+    };
+    run();
   }
 
   private async deleteFromLog(qp: QueuePartition, seq: number): Promise<void> {

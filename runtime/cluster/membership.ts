@@ -29,8 +29,6 @@ export class Membership {
   private stopped = false;
   private watchStop: (() => void) | undefined;
   private readonly listeners: Array<() => void> = [];
-  /** The live set listeners last heard about: heartbeats that change nothing are not news. */
-  private lastLive = '';
   private readonly now: () => number;
 
   constructor(private readonly opts: MembershipOptions) {
@@ -112,15 +110,7 @@ export class Membership {
     await this.kv.put(nodeKey(rec.nodeId), encodeJson(rec));
   }
 
-  /**
-   * Tells listeners when the live set changed. Every node's heartbeat is a watch event and every
-   * tick checks for expiry; passing each on made every listener (partition reconcile, presence
-   * sweep, the task owner's scan of unanswered pushes) run several times a second for nothing.
-   */
   private changed(): void {
-    const live = this.liveNodeIds().join(',');
-    if (live === this.lastLive) return;
-    this.lastLive = live;
     for (const fn of this.listeners) fn();
   }
 }

@@ -175,7 +175,6 @@ export class ActorHost implements PartitionHandler {
     if (reason !== 'fenced' && reason !== 'lock_lost') {
       await Promise.allSettled([...rt.actors.values()].map((p) => rt.store.durable(p)));
     }
-    rt.store.close();
     for (const p of rt.actors.values()) {
       p.actor.stop();
       this.o.metrics?.actorsActive.dec({ kind: p.kind });

@@ -1,11 +1,6 @@
-// Persistence of one partition's actors: every snapshot change is appended to the partition log,
-// one write in flight per actor, later changes coalesced. A caller can wait until the state after
-// its event is durable before it answers its own caller. Older snapshots of an actor leave the log
-// by a purge of its subject below the newest one, batched and off the write path: on nats-server
-// 2.9.10 a `Nats-Rollup: sub` publish that replaces a stored message is slow (measured: 179 such
-// writes/s on a 40k-message stream, against 57,000 plain appends/s and 9,400 exact-subject
-// purges/s; it was what collapsed the queue drain). Readers take the newest message of the subject (last_by_subj,
-// last-per-subject replay), so a snapshot not yet purged is never seen.
+// Persistence of one partition's actors: every snapshot change is appended to the partition log
+// (rolled up per actor subject), one write in flight per actor, later changes coalesced. A caller
+// can wait until the state after its event is durable before it answers its own caller.
 import type { AnyActorRef } from 'xstate';
 import type { PartitionLog } from '../cluster/index.js';
 import { subjects } from '../bus/index.js';
@@ -29,8 +24,6 @@ export interface Persisted {
   version: number;
   /** Highest version known durable. */
   flushed: number;
-  /** The log already holds a snapshot of this actor: the next write supersedes it. */
-  written: boolean;
   writing: boolean;
   /** Until this time (epoch ms) changes may wait before being written, to merge with later ones. */
   lingerUntil: number;
@@ -46,32 +39,12 @@ export interface StoreHooks {
   done(p: Persisted): void;
 }
 
-/** How long superseded snapshots wait, so that several rewrites of one actor take one purge. */
-const PURGE_DELAY_MS = 1000;
-/** Purges one partition runs at once: they share the stream with the appends callers wait for. */
-const PURGES_IN_FLIGHT = 16;
-/** A failed purge is tried again this many times (later rewrites purge what is left anyway). */
-const PURGE_ATTEMPTS = 3;
-
 export class ActorStore {
-  /** Actor subject → purge everything of it below this sequence. */
-  private readonly toPurge = new Map<string, { below: number; attempts: number }>();
-  private purgeTimer: NodeJS.Timeout | undefined;
-  private purging = 0;
-  private closed = false;
-
   constructor(
     private readonly log: PartitionLog,
     private readonly label: string,
     private readonly hooks: StoreHooks
   ) {}
-
-  /** Stop purging (the partition moved); what is left is purged by the next owner's rewrites. */
-  close(): void {
-    this.closed = true;
-    clearTimeout(this.purgeTimer);
-    this.toPurge.clear();
-  }
 
   track(
     kind: string,
@@ -87,7 +60,6 @@ export class ActorStore {
       key: meta.key,
       version: meta.alreadyDurable ? 0 : 1,
       flushed: 0,
-      written: meta.alreadyDurable,
       writing: false,
       lingerUntil: 0,
       lingerTimer: undefined,
@@ -142,62 +114,26 @@ export class ActorStore {
     const record: StoredActor = { snapshot, createdAt: p.createdAt };
     if (p.key !== undefined) record.key = p.key;
     const done = (snapshot as { status?: string }).status === 'done';
-    const subject = subjects.actorSnapshot(this.label, p.kind, p.id);
-    this.log.append(subject, record).then(
-      (seq) => {
-        if (p.written) this.purgeLater(subject, seq);
-        p.written = true;
-        p.flushed = version;
-        p.writing = false;
-        p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
-        this.hooks.durable(p, snapshot);
-        // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
-        if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
-        else if (done) this.hooks.done(p);
-      },
-      (err: Error) => {
-        // The log is fenced or its tail unknown: the partition is about to move; callers retry.
-        const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
-        p.failed = failed;
-        p.writing = false;
-        for (const w of p.waiters) w.reject(failed);
-        p.waiters = [];
-      }
-    );
-  }
-
-  private purgeLater(subject: string, below: number): void {
-    if (this.closed) return;
-    const prev = this.toPurge.get(subject);
-    this.toPurge.set(subject, { below: Math.max(below, prev?.below ?? 0), attempts: 0 });
-    this.purgeTimer ??= setTimeout(() => {
-      this.purgeTimer = undefined;
-      this.runPurges();
-    }, PURGE_DELAY_MS);
-  }
-
-  private runPurges(): void {
-    while (!this.closed && this.purging < PURGES_IN_FLIGHT && this.toPurge.size > 0) {
-      const [subject, job] = this.toPurge.entries().next().value!;
-      this.toPurge.delete(subject);
-      this.purging++;
-      this.log
-        .purgeBelow(subject, job.below)
-        .catch(() => {
-          // Left in place it only costs space: readers take the newest snapshot.
-          if (job.attempts + 1 < PURGE_ATTEMPTS && !this.toPurge.has(subject)) {
-            this.toPurge.set(subject, { below: job.below, attempts: job.attempts + 1 });
-          }
-        })
-        .finally(() => {
-          this.purging--;
-          if (this.toPurge.size > 0) {
-            this.purgeTimer ??= setTimeout(() => {
-              this.purgeTimer = undefined;
-              this.runPurges();
-            }, 0);
-          }
-        });
-    }
+    this.log
+      .append(subjects.actorSnapshot(this.label, p.kind, p.id), record, { rollup: true })
+      .then(
+        () => {
+          p.flushed = version;
+          p.writing = false;
+          p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
+          this.hooks.durable(p, snapshot);
+          // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
+          if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
+          else if (done) this.hooks.done(p);
+        },
+        (err: Error) => {
+          // The log is fenced or its tail unknown: the partition is about to move; callers retry.
+          const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
+          p.failed = failed;
+          p.writing = false;
+          for (const w of p.waiters) w.reject(failed);
+          p.waiters = [];
+        }
+      );
   }
 }
