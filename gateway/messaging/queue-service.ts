@@ -142,7 +142,6 @@ interface QueuePartition {
   bodies: Map<number, Uint8Array>;
   bodyBytes: number;
   /** Per recipient: the highest delivered sequence not yet purged from the log, and whether a purge runs. */
-  acks: Map<string, { tenantId: string; upTo: number; running: boolean }>;
 }
 
 /** Queue deliveries one node runs at once (each is a few log writes and a socket write). */
@@ -324,7 +323,6 @@ export class QueueService implements PartitionHandler {
       rebuildMs,
       bodies: new Map(),
       bodyBytes: 0,
-      acks: new Map(),
     };
     qp.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'queue'), {
       callback: (_err, msg) => {
@@ -647,38 +645,14 @@ export class QueueService implements PartitionHandler {
   }
 
   /**
-   * A delivered head leaves the log by a purge of the recipient's records below the next
-   * sequence: everything older of that recipient is delivered, expired or purged already (FIFO).
-   * Purges are not awaited by the drain and coalesce while one runs, so a busy log takes one call
-   * for many deliveries. A crash before the purge lands delivers those messages again after the
-   * restart (same messageId): the window between delivery and acknowledgement.
+   * A delivered head leaves the log by a delete of its own sequence, not awaited by the drain. A
+   * crash before the delete lands delivers it again after the restart (same messageId): the
+   * window between delivery and acknowledgement. Not a filtered purge: nats-server before 2.9.18
+   * replays a filtered purge on a recovering replica as a purge of the whole stream up to that
+   * point (nats-io/nats-server#4196), so a NATS server restart could wipe other queues.
    */
   private acknowledge(qp: QueuePartition, e: QueueEntry): void {
-    let a = qp.acks.get(e.recipientId);
-    if (!a) qp.acks.set(e.recipientId, (a = { tenantId: e.tenantId, upTo: 0, running: false }));
-    a.upTo = Math.max(a.upTo, e.seq);
-    if (a.running) return;
-    const run = (): void => {
-      a.running = true;
-      // A message of this recipient still being appended may get a lower sequence than one
-      // already delivered (pipelined writes); the purge waits until none is in flight.
-      if (qp.index.pendingFor(e.recipientId) > qp.index.queuedFor(e.recipientId)) {
-        setTimeout(() => (qp.live ? run() : undefined), 20);
-        return;
-      }
-      const upTo = a.upTo;
-      qp.log
-        .purgeBelow(subjects.queuedForRecipient(qp.label, a.tenantId, e.recipientId), upTo + 1)
-        .catch((err: unknown) =>
-          this.o.log.warn({ err, partition: qp.label }, 'delivered messages not purged yet')
-        )
-        .finally(() => {
-          a.running = false;
-          if (a.upTo > upTo && qp.live) run();
-          else if (qp.acks.get(e.recipientId) === a) qp.acks.delete(e.recipientId);
-        });
-    };
-    run();
+    void this.deleteFromLog(qp, e.seq);
   }
 
   private async deleteFromLog(qp: QueuePartition, seq: number): Promise<void> {

@@ -93,14 +93,10 @@ export class PartitionLog {
   }
 
   /**
-   * Removes every message on `filter` below sequence `below` (one call for many records). Like
-   * deletes, a purge does not move the stream's last sequence.
+   * Deletes do not move the stream's last sequence, so they need no fencing arithmetic. (No
+   * filtered purge here: nats-server before 2.9.18 replays one on a recovering replica as a purge
+   * of the whole stream up to that point, nats-io/nats-server#4196.)
    */
-  async purgeBelow(filter: string, below: number): Promise<void> {
-    await this.bus.jsm.streams.purge(this.stream, { filter, seq: below });
-  }
-
-  /** Deletes do not move the stream's last sequence, so they need no fencing arithmetic. */
   async delete(seq: number): Promise<void> {
     await this.bus.jsm.streams.deleteMessage(this.stream, seq, false);
   }
