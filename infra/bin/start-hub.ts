@@ -89,7 +89,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const registry = new MachineRegistry();
 
   await ensureDatabase(config.databaseUrl);
-  const sql = createDb(config.databaseUrl, { log });
+  const sql = createDb(config.databaseUrl, { log, max: config.databasePoolSize });
   const { applied } = await migrate(sql, { log });
   if (applied.length) log.info({ applied }, 'migrations applied');
 

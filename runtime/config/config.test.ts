@@ -19,6 +19,7 @@ describe('loadConfig defaults', () => {
     expect(config).toEqual({
       natsServers: ['nats://127.0.0.1:4222'],
       databaseUrl: 'postgres://postgres@127.0.0.1:5432/burrow',
+      databasePoolSize: 10,
       port: 8080,
       host: '0.0.0.0',
       publicUrl: 'http://127.0.0.1:8080',
@@ -165,6 +166,7 @@ const ANY_VALUE = new Set([
 const BAD_VALUES: Record<string, string[]> = {
   NATS_URL: ['http://127.0.0.1:4222', 'nats://a:4222,localhost:4222', ' , '],
   DATABASE_URL: ['mysql://root@127.0.0.1/burrow', 'not a url'],
+  DATABASE_POOL_SIZE: ['0', '101', '2.5'],
   PORT: ['70000', '-1', '80.5', 'http'],
   PUBLIC_URL: ['ftp://hub.example.org', 'hub.example.org'],
   ADMIN_TOKEN: ['short-token'],

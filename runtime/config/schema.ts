@@ -23,6 +23,11 @@ export const ConfigSchema = z.object({
     .string()
     .default('postgres://postgres@127.0.0.1:5432/burrow')
     .pipe(z.url({ protocol: /^postgres(ql)?$/ })),
+  /**
+   * Connections the hub holds to PostgreSQL. Few, because queries pipeline on each and every
+   * backend competes for the same cores: more connections than cores lengthen the tail.
+   */
+  DATABASE_POOL_SIZE: positiveInt.max(100).default(10),
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -131,6 +136,7 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 export interface Config {
   readonly natsServers: readonly string[];
   readonly databaseUrl: string;
+  readonly databasePoolSize: number;
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -224,6 +230,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
   return Object.freeze({
     natsServers: Object.freeze(env.NATS_URL),
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     port: env.PORT,
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`).replace(/\/+$/, ''),

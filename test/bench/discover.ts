@@ -318,7 +318,14 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
     const { locations } = await seedDirectory(sql);
     const seedSeconds = (performance.now() - t0) / 1000;
     hub = await startHubProcess({
-      env: { NATS_URL: nats.url, DATABASE_URL: db.url, LOG_LEVEL: 'warn' },
+      env: {
+        NATS_URL: nats.url,
+        DATABASE_URL: db.url,
+        LOG_LEVEL: 'warn',
+        ...(process.env.DATABASE_POOL_SIZE
+          ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }
+          : {}),
+      },
     });
     return {
       agents: AGENTS,

@@ -12,6 +12,8 @@ export interface LoadResult {
   p90: number;
   p99: number;
   max: number;
+  /** CPU time of this process (the load generator) per answered request, in µs. */
+  clientMicrosPerRequest: number;
 }
 
 export interface LoadOptions {
@@ -79,8 +81,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   await new Promise((r) => setTimeout(r, o.warmupSeconds * 1000));
   measuring = true;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, o.seconds * 1000));
   measuring = false;
+  const cpu = process.cpuUsage(cpu0);
   const seconds = (performance.now() - t0) / 1000;
   stop = true;
   await Promise.all(callers);
@@ -97,6 +101,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     p90: q(0.9),
     p99: q(0.99),
     max: latencies.at(-1) ?? 0,
+    clientMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, latencies.length + errors),
   };
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench`: the benchmarks the issues name, on this machine, printed as a table and saved
 // to test/bench/results/*.json. Timing targets are checked here, never in timed tests.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { roundTrip } from './round-trip.js';
@@ -11,13 +11,52 @@ const out = resolve(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
-// BENCH_ONLY=round-trip|queue|discover|pixel|nodes runs one of them.
+// BENCH_ONLY=round-trip|queue|discover|pixel|nodes|floor runs one of them.
 const only = process.env.BENCH_ONLY;
 if (!only || only === 'round-trip') await roundTripReport();
 if (!only || only === 'queue') await queueReport();
 if (!only || only === 'discover') await discoverReport();
 if (!only || only === 'pixel') await (await import('./pixel.js')).pixelReport();
 if (!only || only === 'nodes') await nodesReport();
+if (!only || only === 'floor') await floorReport();
+
+// After round-trip: it sets the per-message floors against that run's reference throughput.
+async function floorReport() {
+  const f = await (await import('./floor.js')).floorBench();
+  const us = (r: { micros: number }) => fmt(r.micros, 1);
+  const rate = (r: { perSecond: number }) => fmt(r.perSecond, 0);
+  const lines = [
+    `\nPer-message floors, each measured alone (${f.cores} cores)`,
+    '| operation | µs each | per second |',
+    `| Ed25519 signature, node:crypto, 220 bytes (one core) | ${us(f.rawSign)} | ${rate(f.rawSign)} |`,
+    `| x-hub envelope: canonical JSON + signature (one core) | ${us(f.envelopeSign)} | ${rate(f.envelopeSign)} |`,
+    `| task actor: created, working, completed (one core) | ${us(f.taskActor)} | ${rate(f.taskActor)} |`,
+    `| JetStream publish + ack, 1 KiB, 1,000 in flight (wall) | ${us(f.jetstreamPublish)} | ${rate(f.jetstreamPublish)} |`,
+    `| JetStream delete by sequence, 100 in flight (wall) | ${us(f.jetstreamDelete)} | ${rate(f.jetstreamDelete)} |`,
+  ];
+  const perRoundTrip = f.envelopeSign.micros + f.taskActor.micros;
+  const rt = resolve(out, 'round-trip.json');
+  if (existsSync(rt)) {
+    const run = JSON.parse(readFileSync(rt, 'utf8')) as {
+      reference: { throughput: number };
+      hub: { clientMicrosPerRequest?: number };
+    };
+    const target = 4 * run.reference.throughput;
+    const client = run.hub.clientMicrosPerRequest ?? 0;
+    lines.push(
+      `issue 3: 4 × the reference (${fmt(run.reference.throughput, 0)} req/s in round-trip.json) = ${fmt(target, 0)} round trips/s; the envelope and the task actor alone take ${fmt((target * perRoundTrip) / 1e6, 2)} cores for that, and the load generator (${fmt(client, 0)} µs of CPU per request in that run) ${fmt((target * client) / 1e6, 2)} cores, before HTTP, WebSocket, JetStream and the agent`
+    );
+  }
+  const drain = 1000 * 10;
+  lines.push(
+    `issue 4: 1,000 recipients × 10/s = ${drain} deliveries/s: the envelope and the task actor take ${fmt((drain * perRoundTrip) / 1e6, 2)} cores; ${drain} task writes + ${drain} deletes per second against ceilings of ${rate(f.jetstreamPublish)} publishes and ${rate(f.jetstreamDelete)} deletes per second, each measured with nothing else running`
+  );
+  process.stdout.write(lines.join('\n') + '\n');
+  writeFileSync(
+    resolve(out, 'floor.json'),
+    JSON.stringify({ at: new Date().toISOString(), ...f }, null, 2)
+  );
+}
 
 async function nodesReport() {
   const rows = await (await import('./nodes.js')).nodesBench();
@@ -64,7 +103,7 @@ async function roundTripReport() {
   );
   for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
   process.stdout.write(
-    `throughput ratio hub/reference: ${fmt(r.ratio, 2)}× (target ≥ 4×, p99 ≤ 25 ms); durable tasks indexed: ${r.durableTasks} of ${r.hub.requests + r.hub.errors}+ sent\n`
+    `throughput ratio hub/reference: ${fmt(r.ratio, 2)}× (target ≥ 4×, p99 ≤ 25 ms); durable tasks indexed: ${r.durableTasks} of ${r.hub.requests + r.hub.errors}+ sent; load generator CPU per request: hub ${fmt(r.hub.clientMicrosPerRequest, 0)} µs, reference ${fmt(r.reference.clientMicrosPerRequest, 0)} µs\n`
   );
   writeFileSync(
     resolve(out, 'round-trip.json'),
