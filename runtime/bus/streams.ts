@@ -10,7 +10,7 @@ export interface Topology {
 
 const nanos = (ms: number) => ms * 1_000_000;
 
-/** One log per partition: actor snapshots (rolled up per subject) and, later, queued messages. */
+/** One log per partition: actor snapshots (the newest per actor) and queued messages. */
 export function partitionStream(
   label: string,
   t: Topology
@@ -22,7 +22,8 @@ export function partitionStream(
     storage: StorageType.File,
     discard: DiscardPolicy.New,
     num_replicas: t.replicas,
-    // Snapshots are rewritten with Nats-Rollup: sub so a subject holds only the latest one.
+    // Only the epoch marker rolls up its subject (once per activation); actor snapshots are
+    // plain appends whose predecessors are deleted by sequence (runtime/host/actor-store.ts).
     allow_rollup_hdrs: true,
     // No max_age: snapshots of long-lived actors must not vanish; expiry is the actors' own job.
     max_age: 0,

@@ -7,6 +7,11 @@ import { encodeJson, streams, subjects, type Bus } from '../bus/index.js';
 /** nats-server's JSErrCode for "wrong last sequence". */
 const WRONG_LAST_SEQUENCE = 10071;
 
+/** Background deletes of superseded messages in flight per partition. */
+const COMPACT_IN_FLIGHT = 16;
+/** Beyond this backlog a superseded message is left for the next activation's replay to remove. */
+const COMPACT_MAX_BACKLOG = 20_000;
+
 export class FencedError extends Error {
   override readonly name = 'FencedError';
 }
@@ -22,6 +27,10 @@ export class PartitionLog {
   private tail = 0;
   private broken: Error | undefined;
   private onBroken: ((err: Error) => void) | undefined;
+  /** Sequences waiting for compactLater's background deletes (a FIFO read from `compactHead`). */
+  private compactBacklog: number[] = [];
+  private compactHead = 0;
+  private compactors = 0;
 
   private constructor(
     private readonly bus: Bus,
@@ -99,6 +108,39 @@ export class PartitionLog {
    */
   async delete(seq: number): Promise<void> {
     await this.bus.jsm.streams.deleteMessage(this.stream, seq, false);
+  }
+
+  /**
+   * Deletes, off the caller's path, a message that a later durable write made obsolete (an actor's
+   * older snapshot). Nothing depends on it happening: a replay keeps the newest message per
+   * subject and removes the rest, so a delete that fails or is dropped only costs space until then.
+   */
+  compactLater(seq: number): void {
+    if (this.compactBacklog.length - this.compactHead >= COMPACT_MAX_BACKLOG) return;
+    this.compactBacklog.push(seq);
+    if (this.compactors < COMPACT_IN_FLIGHT) void this.compact();
+  }
+
+  /** Superseded messages still waiting for their background delete. */
+  get compactPending(): number {
+    return this.compactBacklog.length - this.compactHead;
+  }
+
+  private async compact(): Promise<void> {
+    this.compactors++;
+    try {
+      while (this.compactHead < this.compactBacklog.length) {
+        const seq = this.compactBacklog[this.compactHead++] as number;
+        if (this.compactHead >= 1024 && this.compactHead * 2 >= this.compactBacklog.length) {
+          this.compactBacklog = this.compactBacklog.slice(this.compactHead);
+          this.compactHead = 0;
+        }
+        // Already gone, or NATS unreachable for now: either way the next replay settles it.
+        await this.delete(seq).catch(() => undefined);
+      }
+    } finally {
+      this.compactors--;
+    }
   }
 }
 

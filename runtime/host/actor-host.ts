@@ -356,31 +356,36 @@ export class ActorHost implements PartitionHandler {
     const info = await this.o.bus.jsm.streams.info(stream, { subjects_filter: filter });
     const count = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
     if (count === 0) return;
-    // Every stored snapshot, oldest first: superseded ones may still be in the log (their purge
-    // runs after the write), and the newest of each actor wins. (A last-per-subject replay would
-    // read less, but in the nats-kill fault test it left live actors out of the restore.)
+    // Every stored snapshot, oldest first: superseded ones may still be in the log (their delete
+    // runs after the write, in the background), and the newest of each actor wins; the others are
+    // deleted now. (A last-per-subject replay would read less, but in the nats-kill fault test it
+    // left live actors out of the restore.)
     const oc = await this.o.bus.js.consumers.get(stream, {
       filter_subjects: filter,
       deliver_policy: DeliverPolicy.All,
     });
     const iter = await oc.consume({ max_messages: Math.min(count, 1000) });
     const guard = idleGuard(iter, REPLAY_IDLE_MS, `snapshot replay of partition ${label}`);
-    const newest = new Map<string, StoredActor>();
+    const newest = new Map<string, { stored: StoredActor; seq: number }>();
     let seen = 0;
     for await (const m of iter) {
       guard.tick();
       seen++;
       // Re-inserted: the map's order is the order of each actor's newest write (a restored task
       // that waits for delivery is delivered in the order it started waiting).
-      newest.delete(m.subject);
-      newest.set(m.subject, m.json<StoredActor>());
+      const older = newest.get(m.subject);
+      if (older !== undefined) {
+        store.compact(older.seq);
+        newest.delete(m.subject);
+      }
+      newest.set(m.subject, { stored: m.json<StoredActor>(), seq: m.seq });
       if (seen >= count || m.info.pending === 0) break;
     }
     iter.stop();
     guard.end();
     const cutoff = this.now() - this.windowMs;
     const recentKeys: Array<[string, { id: string; at: number }]> = [];
-    for (const [subject, stored] of newest) {
+    for (const [subject, { stored, seq }] of newest) {
       const [, , , kind, id] = subject.split('.');
       const machine = kind ? this.machines.get(kind) : undefined;
       if (!kind || !id || !machine) {
@@ -410,6 +415,7 @@ export class ActorHost implements PartitionHandler {
             createdAt: stored.createdAt,
             ...(stored.key !== undefined ? { key: stored.key } : {}),
             alreadyDurable: true,
+            storedSeq: seq,
           })
         );
         this.o.metrics?.actorsActive.inc({ kind });

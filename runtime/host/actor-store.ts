@@ -1,6 +1,10 @@
-// Persistence of one partition's actors: every snapshot change is appended to the partition log
-// (rolled up per actor subject), one write in flight per actor, later changes coalesced. A caller
-// can wait until the state after its event is durable before it answers its own caller.
+// Persistence of one partition's actors: every snapshot change is appended to the partition log,
+// one write in flight per actor, later changes coalesced. A caller can wait until the state after
+// its event is durable before it answers its own caller. Each write is a plain append and the
+// snapshot it supersedes is deleted by sequence afterwards, in the background: a `Nats-Rollup`
+// write that replaces a stored message scans the stream on nats-server 2.9.10 (179 writes/s on a
+// large partition against tens of thousands of plain appends), and a filtered purge is replayed
+// as a purge of the whole stream on a recovering replica before 2.9.18 (nats-server#4196).
 import type { AnyActorRef } from 'xstate';
 import type { PartitionLog } from '../cluster/index.js';
 import { subjects } from '../bus/index.js';
@@ -24,6 +28,8 @@ export interface Persisted {
   version: number;
   /** Highest version known durable. */
   flushed: number;
+  /** Stream sequence of the newest durable snapshot, once known: the next write supersedes it. */
+  storedSeq: number | undefined;
   writing: boolean;
   /** Until this time (epoch ms) changes may wait before being written, to merge with later ones. */
   lingerUntil: number;
@@ -50,7 +56,7 @@ export class ActorStore {
     kind: string,
     id: string,
     actor: AnyActorRef,
-    meta: { createdAt: number; key?: string; alreadyDurable: boolean }
+    meta: { createdAt: number; key?: string; alreadyDurable: boolean; storedSeq?: number }
   ): Persisted {
     const p: Persisted = {
       kind,
@@ -60,6 +66,7 @@ export class ActorStore {
       key: meta.key,
       version: meta.alreadyDurable ? 0 : 1,
       flushed: 0,
+      storedSeq: meta.storedSeq,
       writing: false,
       lingerUntil: 0,
       lingerTimer: undefined,
@@ -89,6 +96,11 @@ export class ActorStore {
     p.lingerUntil = Math.max(p.lingerUntil, Date.now() + ms);
   }
 
+  /** Removes an older stored snapshot (one a replay found superseded) in the background. */
+  compact(seq: number): void {
+    this.log.compactLater(seq);
+  }
+
   /** Resolves once the state as of now is durable. */
   durable(p: Persisted): Promise<void> {
     if (p.failed) return Promise.reject(p.failed);
@@ -114,26 +126,26 @@ export class ActorStore {
     const record: StoredActor = { snapshot, createdAt: p.createdAt };
     if (p.key !== undefined) record.key = p.key;
     const done = (snapshot as { status?: string }).status === 'done';
-    this.log
-      .append(subjects.actorSnapshot(this.label, p.kind, p.id), record, { rollup: true })
-      .then(
-        () => {
-          p.flushed = version;
-          p.writing = false;
-          p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
-          this.hooks.durable(p, snapshot);
-          // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
-          if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
-          else if (done) this.hooks.done(p);
-        },
-        (err: Error) => {
-          // The log is fenced or its tail unknown: the partition is about to move; callers retry.
-          const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
-          p.failed = failed;
-          p.writing = false;
-          for (const w of p.waiters) w.reject(failed);
-          p.waiters = [];
-        }
-      );
+    this.log.append(subjects.actorSnapshot(this.label, p.kind, p.id), record).then(
+      (seq) => {
+        if (p.storedSeq !== undefined) this.log.compactLater(p.storedSeq);
+        p.storedSeq = seq;
+        p.flushed = version;
+        p.writing = false;
+        p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
+        this.hooks.durable(p, snapshot);
+        // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
+        if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
+        else if (done) this.hooks.done(p);
+      },
+      (err: Error) => {
+        // The log is fenced or its tail unknown: the partition is about to move; callers retry.
+        const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
+        p.failed = failed;
+        p.writing = false;
+        for (const w of p.waiters) w.reject(failed);
+        p.waiters = [];
+      }
+    );
   }
 }

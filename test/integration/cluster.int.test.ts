@@ -227,6 +227,50 @@ describe('actor host', () => {
     await h.deactivate(1, label, 'shutdown');
   });
 
+  it('keeps one stored snapshot per actor: superseded ones are deleted, leftovers at the next replay', async () => {
+    const label = partitionLabel(0, P);
+    const filter = subjects.actorSnapshot(label, 'task', 'task-compact');
+    const stored = async () =>
+      Object.values(
+        (await bus.jsm.streams.info('HUB_P00', { subjects_filter: filter })).state.subjects ?? {}
+      ).reduce((a, b) => a + b, 0);
+    const until = async (want: number) => {
+      for (let i = 0; i < 100 && (await stored()) !== want; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return stored();
+    };
+    const addr = { kind: 'task', id: 'task-compact', partition: 0 };
+    const mk = (nodeBus: Bus, nodeId: string) => {
+      const h = new ActorHost({ bus: nodeBus, nodeId, partitions: P, log });
+      h.define('task', taskMachine);
+      return h;
+    };
+
+    // A node that dies before its background deletes run: every snapshot it wrote stays.
+    const a = mk(bus, 'nc1');
+    const logA = await PartitionLog.open(bus, label, 'nc1');
+    logA.compactLater = () => undefined;
+    await a.activate(0, label, logA);
+    await a.send(addr, undefined, { input: { ...input, id: 'task-compact' } });
+    await a.send(addr, { type: 'task.start', at: 2 });
+    expect(await stored()).toBe(2);
+    await a.deactivate(0, label, 'lock_lost');
+
+    // The next owner restores the newest and deletes the one it superseded.
+    const b = mk(bus2, 'nc2');
+    await b.activate(0, label, await PartitionLog.open(bus2, label, 'nc2'));
+    expect((await b.read(addr))?.value).toBe('working');
+    expect(await until(1)).toBe(1);
+
+    // Later writes replace it as they go: still one, and it is the newest.
+    await b.send(addr, { type: 'task.respond', at: 3, by: 'agent-b', state: 'completed' });
+    expect(await until(1)).toBe(1);
+    const last = await bus.jsm.streams.getMessage('HUB_P00', { last_by_subj: filter });
+    expect(last?.json<{ snapshot: { value: string } }>().snapshot.value).toBe('completed');
+    await b.deactivate(0, label, 'shutdown');
+  });
+
   it('answers unavailable when nobody owns the partition', async () => {
     const h = new ActorHost({ bus, nodeId: 'n9', partitions: P, log, handoverWaitMs: 300 });
     h.define('task', taskMachine);
