@@ -17,4 +17,5 @@ export {
   type SearchRequest,
 } from './params.js';
 export { UsageCounts } from './usage.js';
+export { LiveDirectory, type LiveDirectoryOptions } from './model/index.js';
 export type { GeocodedPlace, Geocoder } from './geocoder.js';

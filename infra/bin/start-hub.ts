@@ -50,6 +50,7 @@ import {
 import {
   directorySettingsFields,
   discoverRoutes,
+  LiveDirectory,
   UsageCounts,
 } from '../../gateway/discover/index.js';
 import { createGeocoder } from '../geo/index.js';
@@ -92,6 +93,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const sql = createDb(config.databaseUrl, { log, max: config.databasePoolSize });
   const { applied } = await migrate(sql, { log });
   if (applied.length) log.info({ applied }, 'migrations applied');
+  const liveDirectory = config.directoryInMemory
+    ? new LiveDirectory(sql, log.child({ component: 'directory' }))
+    : undefined;
+  liveDirectory?.start();
 
   const bus = await connectBus({
     servers: config.natsServers,
@@ -348,6 +353,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
             queues: queues.localSummary(),
             cleanup: cleanup.getSnapshot().context,
             connections: conns.size,
+            directory: liveDirectory?.stats() ?? null,
             pools: pools.map((p) => ({ agentId: p.agentId, ...p.stats() })),
           }),
       },
@@ -378,7 +384,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
             ...directorySettingsFields(createGeocoder(config.geocoder)),
           },
         }),
-        discoverRoutes({ sql, auth, usage: new UsageCounts(sql) }),
+        discoverRoutes({ sql, auth, usage: new UsageCounts(sql), live: liveDirectory }),
         agentsAdminRoutes({ sql, auth, directory, guard: outbound }),
         creditsRoutes({ sql, auth, relay: outboxRelay }),
         webhooksRoutes({
@@ -433,6 +439,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       queues.stop();
       presence.stop();
       directory.stop();
+      liveDirectory?.close();
       keyRevocations.unsubscribe();
       auth.close();
       rateLimiter.stop();

@@ -28,6 +28,11 @@ export const ConfigSchema = z.object({
    * backend competes for the same cores: more connections than cores lengthen the tail.
    */
   DATABASE_POOL_SIZE: positiveInt.max(100).default(10),
+  /**
+   * Answer directory searches and nearby from a copy of the directory in each node's memory, kept
+   * current with PostgreSQL on every request (gateway/discover/model); off: every answer is SQL.
+   */
+  DIRECTORY_IN_MEMORY: z.stringbool().default(true),
   PORT: port.default(8080),
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -137,6 +142,7 @@ export interface Config {
   readonly natsServers: readonly string[];
   readonly databaseUrl: string;
   readonly databasePoolSize: number;
+  readonly directoryInMemory: boolean;
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string;
@@ -231,6 +237,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     natsServers: Object.freeze(env.NATS_URL),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    directoryInMemory: env.DIRECTORY_IN_MEMORY,
     port: env.PORT,
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`).replace(/\/+$/, ''),

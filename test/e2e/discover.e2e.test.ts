@@ -360,9 +360,31 @@ describe('WebSocket agents', () => {
 });
 
 describe('kept answers', () => {
+  // Answers are kept only when read with SQL: this node has no in-memory directory. The file's
+  // main hub (with one) is checked for the same freshness below.
+  let sqlHub: Hub;
+  beforeAll(async () => {
+    sqlHub = await startHub(
+      testHubConfig(nats, db, {
+        PARTITIONS: '4',
+        GEOCODER_URL: geo.url,
+        DIRECTORY_IN_MEMORY: 'false',
+      }),
+      silentLogger
+    );
+  });
+  afterAll(async () => {
+    await sqlHub?.stop();
+  });
+
   /** GET with the X-Cache header the hub answers with. */
-  async function get(path: string, key?: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${hub.url}${path}`, {
+  async function get(
+    path: string,
+    key?: string,
+    headers: Record<string, string> = {},
+    on: Hub = sqlHub
+  ) {
+    const res = await fetch(`${on.url}${path}`, {
       headers: { ...headers, ...(key === undefined ? {} : { authorization: `Bearer ${key}` }) },
     });
     return {
@@ -408,6 +430,31 @@ describe('kept answers', () => {
     });
     expect(rated.status).toBe(200);
     expect((await get(path)).body.agents[0]?.avgRating).toBe(4);
+  });
+
+  it('answers from the in-memory directory see every committed write, and are not kept', async () => {
+    const tenant = await createTenant(hub.sql, { name: 'Stained Glass Co' });
+    const made = await createAgent(hub.sql, {
+      tenantId: tenant.id,
+      name: 'leadlighter',
+      description: 'Leadlight restoration',
+      visibility: 'public',
+    });
+    const path = '/api/discover/agents?q=leadlight';
+    const memory = (p: string) => get(p, undefined, {}, hub);
+    await until(async () => (await memory(path)).body.count === 1);
+    const first = await memory(path);
+    expect([first.cache, idsOf(first)]).toEqual(['miss', [made.agent.id]]);
+    expect((await memory(path)).cache).toBe('miss');
+    // Written straight to the database, as the CLI or another hub node would.
+    await hub.sql`update agents set visibility = 'private' where id = ${made.agent.id}`;
+    expect((await memory(path)).body.count).toBe(0);
+    await hub.sql`update agents set visibility = 'public' where id = ${made.agent.id}`;
+    expect(idsOf(await memory(path))).toEqual([made.agent.id]);
+    await hub.sql`update tenants set verified = true where id = ${tenant.id}`;
+    expect(idsOf(await memory(`${path}&verified=true`))).toEqual([made.agent.id]);
+    await hub.sql`update agents set rating_avg = 3.5, rating_count = 2 where id = ${made.agent.id}`;
+    expect((await memory(path)).body.agents[0]?.avgRating).toBe(3.5);
   });
 
   it('expands a misspelt word again once the lexicon has new words', async () => {

@@ -106,3 +106,13 @@ export {
   type AtGeneration,
 } from './discover-search.repo.js';
 export { nearbyAgentsAt, replaceAgentLocations } from './locations.repo.js';
+export {
+  expandQuery,
+  foldValues,
+  pruneDirectoryChanges,
+  readDirectory,
+  type DirectoryModelAgentRow,
+  type DirectoryModelLocationRow,
+  type DirectoryModelTenantRow,
+  type DirectoryRead,
+} from './directory-model.repo.js';

@@ -1,0 +1,292 @@
+// Keeps this node's in-memory directory (directory-model.ts) current and answers searches from
+// it. Every answer starts with a fresh read of the directory generation (shared by the requests
+// that wait for one, as the answer cache does): when it moved, the agents the missed generations
+// changed are read again (0014 migration) before the answer is computed, so an answer reflects
+// every directory write that committed before the request, on any node or through any path.
+// Until the first whole read has finished, and on a database whose collation does not sort ids
+// in byte order, the caller answers with SQL instead (`undefined`).
+import {
+  expandQuery,
+  foldValues,
+  pruneDirectoryChanges,
+  readDirectory,
+  type AtGeneration,
+  type DirectoryPage,
+  type DirectorySearch,
+  type NearbyAgent,
+  type NearbySearch,
+  type Queryable,
+  type Viewer,
+} from '../../../infra/db/index.js';
+import type { Logger } from '../../../runtime/log/index.js';
+import { GenerationReader } from '../answer-cache.js';
+import { DirectoryModel } from './directory-model.js';
+import { nearbyModel } from './model-nearby.js';
+import { searchModel } from './model-search.js';
+import { parseTsQuery, type TsQuery } from './text-search.js';
+
+export interface LiveDirectoryOptions {
+  /** Recorded changes kept, in generations (a node further behind reads the whole directory). */
+  readonly keepGenerations?: number;
+  /** How often this node prunes recorded changes, ms; 0 never. */
+  readonly pruneEveryMs?: number;
+  /** Folded parameter values and query expansions kept. */
+  readonly maxKept?: number;
+}
+
+interface Expansion {
+  readonly generation: bigint;
+  readonly tq: TsQuery | null;
+  readonly tx: TsQuery | null;
+  /** False: PostgreSQL built a query this model cannot evaluate; use SQL for these words. */
+  readonly supported: boolean;
+}
+
+interface Folded {
+  readonly folded: string;
+  readonly lower: string;
+}
+
+/** Collations under which PostgreSQL orders ASCII text by bytes, as the model orders ids. */
+const BYTE_ORDER_COLLATIONS = new Set(['C', 'POSIX', 'C.UTF-8', 'C.utf8']);
+
+export class LiveDirectory {
+  private readonly model = new DirectoryModel();
+  private generation: bigint | undefined;
+  private usable = true;
+  private syncing: Promise<void> | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly generations: GenerationReader;
+  private readonly folds = new Map<string, Folded>();
+  private readonly expansions = new Map<string, Expansion>();
+  private readonly pruneTimer: NodeJS.Timeout | undefined;
+  private readonly maxKept: number;
+  private fullReads = 0;
+
+  constructor(
+    private readonly sql: Queryable,
+    private readonly log: Logger,
+    opts: LiveDirectoryOptions = {}
+  ) {
+    this.maxKept = opts.maxKept ?? 10_000;
+    this.generations = new GenerationReader(async () => {
+      const [row] = await sql<Array<{ gen: string }>>`select gen::text from directory_generation`;
+      return row?.gen ?? '0';
+    });
+    const every = opts.pruneEveryMs ?? 60_000;
+    const keep = opts.keepGenerations ?? 10_000;
+    if (every > 0) {
+      this.pruneTimer = setInterval(() => {
+        pruneDirectoryChanges(sql, keep).catch((err: unknown) =>
+          log.warn({ err }, 'directory change pruning failed')
+        );
+      }, every);
+      this.pruneTimer.unref();
+    }
+  }
+
+  /** Begin the whole read in the background; answers use SQL until it is done. */
+  start(): void {
+    this.ensureLoading();
+  }
+
+  close(): void {
+    if (this.pruneTimer !== undefined) clearInterval(this.pruneTimer);
+  }
+
+  /** The generation a kept answer must carry to still hold (a fresh read). */
+  currentGeneration(): Promise<bigint> {
+    return this.generations.current();
+  }
+
+  /** The search answered from memory, or undefined: answer it with SQL. */
+  async search(
+    viewer: Viewer,
+    s: DirectorySearch
+  ): Promise<AtGeneration<DirectoryPage> | undefined> {
+    const folds = await this.foldAll([s.category, s.tag, s.skillTag, s.contentMode, s.owner]);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const generation = await this.synced();
+      if (generation === undefined) return undefined;
+      let tq: TsQuery | null = null;
+      let tx: TsQuery | null = null;
+      if (s.words.length > 0) {
+        const e = await this.expansion(s.words, generation);
+        if (!e.supported) return undefined;
+        // The lexicon moved between the two reads: sync again so both are of one generation.
+        if (e.generation !== this.generation) continue;
+        tq = e.tq;
+        tx = e.tx;
+      }
+      const result = searchModel(this.model, viewer, {
+        search: s,
+        tq,
+        tx,
+        categoryKey: s.category === undefined ? undefined : folds.get(s.category)?.folded,
+        tagKey: s.tag === undefined ? undefined : folds.get(s.tag)?.folded,
+        skillTagKey: s.skillTag === undefined ? undefined : folds.get(s.skillTag)?.folded,
+        contentMode: s.contentMode === undefined ? undefined : folds.get(s.contentMode)?.lower,
+        ownerTenantId: s.owner === undefined ? undefined : this.ownerTenant(folds.get(s.owner)),
+      });
+      return { result, generation: String(this.generation) };
+    }
+    return undefined;
+  }
+
+  /** The nearby search answered from memory, or undefined: answer it with SQL. */
+  async nearby(
+    viewer: Viewer,
+    s: NearbySearch
+  ): Promise<AtGeneration<{ agents: NearbyAgent[]; count: number }> | undefined> {
+    const folds = await this.foldAll([s.tag, s.category]);
+    const generation = await this.synced();
+    if (generation === undefined) return undefined;
+    const result = nearbyModel(this.model, viewer, {
+      search: s,
+      tagKey: s.tag === undefined ? undefined : folds.get(s.tag)?.folded,
+      categoryKey: s.category === undefined ? undefined : folds.get(s.category)?.folded,
+    });
+    return { result, generation: String(generation) };
+  }
+
+  /** Figures for /debug. */
+  stats(): {
+    usable: boolean;
+    loaded: boolean;
+    generation: string | null;
+    agents: number;
+    fullReads: number;
+  } {
+    return {
+      usable: this.usable,
+      loaded: this.generation !== undefined,
+      generation: this.generation === undefined ? null : String(this.generation),
+      agents: this.model.agents.size,
+      fullReads: this.fullReads,
+    };
+  }
+
+  /** The owner filter's tenant: by lower(name), else by slug = lower(owner); null if none. */
+  private ownerTenant(owner: Folded | undefined): string | null {
+    if (owner === undefined) return null;
+    let bySlug: string | null = null;
+    for (const t of this.model.tenants.values()) {
+      if (t.nameLower === owner.lower) return t.id;
+      if (t.slug === owner.lower) bySlug = t.id;
+    }
+    return bySlug;
+  }
+
+  /**
+   * The model brought to a generation read after this call began, or undefined when it cannot
+   * answer (not loaded yet, or not usable here).
+   */
+  private async synced(): Promise<bigint | undefined> {
+    if (!this.usable) return undefined;
+    if (this.generation === undefined) {
+      this.ensureLoading();
+      return undefined;
+    }
+    const wanted = await this.generations.current();
+    while (this.generation < wanted) {
+      this.syncing ??= this.readChanges().finally(() => {
+        this.syncing = undefined;
+      });
+      await this.syncing;
+    }
+    return this.generation;
+  }
+
+  private ensureLoading(): void {
+    if (this.generation !== undefined || this.loading !== undefined || !this.usable) return;
+    const started = Date.now();
+    this.loading = readDirectory(this.sql)
+      .then((read) => {
+        if (!BYTE_ORDER_COLLATIONS.has(read.collation)) {
+          this.usable = false;
+          this.log.warn(
+            { collation: read.collation },
+            'directory searches use SQL: the database collation does not sort ids by bytes'
+          );
+          return;
+        }
+        this.apply(read);
+        this.log.info(
+          { agents: this.model.agents.size, ms: Date.now() - started },
+          'directory loaded into memory'
+        );
+      })
+      .catch((err: unknown) => this.log.warn({ err }, 'directory load failed; using SQL'))
+      .finally(() => {
+        this.loading = undefined;
+      });
+  }
+
+  private async readChanges(): Promise<void> {
+    this.apply(await readDirectory(this.sql, String(this.generation)));
+  }
+
+  private apply(read: Awaited<ReturnType<typeof readDirectory>>): void {
+    const generation = BigInt(read.generation);
+    if (this.generation !== undefined && generation <= this.generation) return;
+    if (read.full) {
+      this.model.clear();
+      this.fullReads++;
+    }
+    for (const t of read.tenants) this.model.putTenant(t);
+    this.model.replaceAgents(read.changedAgents, read.agents, read.locations);
+    this.generation = generation;
+  }
+
+  /** The typo expansions of `words`, computed by PostgreSQL at the model's generation. */
+  private async expansion(words: readonly string[], generation: bigint): Promise<Expansion> {
+    const key = JSON.stringify(words);
+    const kept = this.expansions.get(key);
+    if (kept !== undefined && kept.generation === generation) return kept;
+    const read = await expandQuery(this.sql, words);
+    const tq = read.tq === null ? null : parseTsQuery(read.tq);
+    const tx = read.tx === null ? null : parseTsQuery(read.tx);
+    const e: Expansion = {
+      generation: BigInt(read.generation),
+      tq,
+      tx,
+      supported: (read.tq === null || tq !== null) && (read.tx === null || tx !== null),
+    };
+    if (BigInt(read.generation) > generation) {
+      // Newer than the model: bring the model up so the caller's retry can use it.
+      await this.synced();
+    }
+    keep(this.expansions, key, e, this.maxKept);
+    return e;
+  }
+
+  /** burrow_fold() and lower() of each defined value, read from PostgreSQL once per value. */
+  private async foldAll(values: ReadonlyArray<string | undefined>): Promise<Map<string, Folded>> {
+    const out = new Map<string, Folded>();
+    const missing: string[] = [];
+    for (const v of values) {
+      if (v === undefined) continue;
+      const kept = this.folds.get(v);
+      if (kept === undefined) missing.push(v);
+      else out.set(v, kept);
+    }
+    if (missing.length > 0) {
+      for (const row of await foldValues(this.sql, missing)) {
+        const f = { folded: row.folded, lower: row.lower };
+        keep(this.folds, row.value, f, this.maxKept);
+        out.set(row.value, f);
+      }
+    }
+    return out;
+  }
+}
+
+/** Bounded map: the oldest entry leaves first. */
+function keep<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) {
+    const oldest = map.keys().next();
+    if (oldest.done !== true) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
