@@ -2,8 +2,9 @@
 // HTTP clients run (1) searches with a text query (often misspelt) plus two filters and (2) nearby
 // searches around seeded cities; beside them, in the same run, a plain `SELECT 1` round trip from
 // 20 concurrent callers gives the floor PostgreSQL itself sets on this machine. Each is measured
-// twice: uncached (every request sends `Cache-Control: no-cache`, so the hub reads every answer
-// afresh) and then with the hub's answer cache, reporting the share of answers it served.
+// twice: with `Cache-Control: no-cache` (the hub computes every answer afresh, from its in-memory
+// directory or with SQL) and then without it, reporting the share served as kept answers (only
+// SQL answers are kept, so with the in-memory directory that share is 0).
 // BENCH_DIRECTORY_ONLY=search,nearby,searchCached,nearbyCached picks some of the four.
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
@@ -326,6 +327,10 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
         LOG_LEVEL: 'warn',
         ...(process.env.DATABASE_POOL_SIZE
           ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }
+          : {}),
+        // DIRECTORY_IN_MEMORY=false measures the SQL path for comparison.
+        ...(process.env.DIRECTORY_IN_MEMORY
+          ? { DIRECTORY_IN_MEMORY: process.env.DIRECTORY_IN_MEMORY }
           : {}),
       },
     });

@@ -141,17 +141,17 @@ async function discoverReport() {
     `\nDirectory, ${d.agents} agents (${d.locations} locations; seeded in ${fmt(d.seedSeconds, 0)} s), ${d.concurrency} concurrent clients (${cpus().length} cores)`,
     '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
     row('PostgreSQL `SELECT 1` round trip (postgres.js)', d.selectOne),
-    row('GET /api/discover/agents, q (often misspelt) + two filters', d.search),
-    row('GET /api/discover/agents/nearby, radius 5-50 km', d.nearby),
+    row('GET /api/discover/agents, q (often misspelt) + two filters, no-cache', d.search),
+    row('GET /api/discover/agents/nearby, radius 5-50 km, no-cache', d.nearby),
     row(
-      `search through the answer cache (${d.distinctSearches} distinct, hits ${fmt(100 * d.searchCached.hitRatio, 0)} %)`,
+      `search without no-cache (${d.distinctSearches} distinct, kept answers hit ${fmt(100 * d.searchCached.hitRatio, 0)} %)`,
       d.searchCached
     ),
     row(
-      `nearby through the answer cache (${d.distinctNearby} distinct, hits ${fmt(100 * d.nearbyCached.hitRatio, 0)} %)`,
+      `nearby without no-cache (${d.distinctNearby} distinct, kept answers hit ${fmt(100 * d.nearbyCached.hitRatio, 0)} %)`,
       d.nearbyCached
     ),
-    `target: p99 ≤ 15 ms for search and nearby (uncached rows: every request reads PostgreSQL)`,
+    `target: p99 ≤ 15 ms for search and nearby (no-cache rows: every answer computed afresh, after a fresh read of the directory generation)`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   writeFileSync(
