@@ -240,6 +240,17 @@ describe('messages', () => {
 describe('params', () => {
   const message = { role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
 
+  it('refuses a NUL character in any id, naming the field (PostgreSQL text cannot hold one)', () => {
+    expect(rejection(() => parseParams(ListTasksParams, { contextId: '\u0000' })).field).toBe(
+      'contextId'
+    );
+    expect(rejection(() => parseParams(GetTaskParams, { id: 'task-\u0000' })).field).toBe('id');
+    const nulMessage = { ...message, messageId: 'm\u0000' };
+    expect(rejection(() => parseParams(SendMessageParams, { message: nulMessage })).field).toBe(
+      'message.messageId'
+    );
+  });
+
   it('SendMessage: configuration fields and their types', () => {
     const p = parseParams(SendMessageParams, {
       message,

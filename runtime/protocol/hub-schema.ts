@@ -9,14 +9,18 @@ import { Metadata, PartInput } from './part-input.js';
 /** Ids end up in signed envelopes, whose canonical JSON (RFC 8785) refuses lone surrogates. */
 const WELL_FORMED = { message: 'must be well-formed Unicode' };
 const noLoneSurrogate = (s: string) => !/\p{Surrogate}/u.test(s);
+/** Ids are stored and looked up as PostgreSQL text, which cannot hold a NUL character. */
+const NO_NUL = { message: 'must not contain a NUL character' };
+const noNul = (s: string) => !s.includes('\u0000');
 
 /** Identifiers from callers: non-empty, bounded (the gateway's id parsers check the format). */
-const Id = z.string().min(1).max(256).refine(noLoneSurrogate, WELL_FORMED);
+const Id = z.string().min(1).max(256).refine(noLoneSurrogate, WELL_FORMED).refine(noNul, NO_NUL);
 /** Protobuf JSON writes an unset string as '' or leaves it out; both mean absent. */
 const OptionalId = z
   .string()
   .max(256)
   .refine(noLoneSurrogate, WELL_FORMED)
+  .refine(noNul, NO_NUL)
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 const Count = z.number().int().min(0);
