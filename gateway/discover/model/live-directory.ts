@@ -188,11 +188,24 @@ export class LiveDirectory {
       return undefined;
     }
     const wanted = await this.generations.current();
-    while (this.generation < wanted) {
-      this.syncing ??= this.readChanges().finally(() => {
-        this.syncing = undefined;
-      });
-      await this.syncing;
+    try {
+      while (this.generation < wanted) {
+        const from: bigint | undefined = this.generation;
+        this.syncing ??= this.readChanges().finally(() => {
+          this.syncing = undefined;
+        });
+        await this.syncing;
+        if (this.generation === from) {
+          // The database's generation went back (a restored backup): start over from a whole read.
+          this.generation = undefined;
+          this.ensureLoading();
+          return undefined;
+        }
+      }
+    } catch (err) {
+      // PostgreSQL answers the request itself then (or fails it the way a SQL answer would).
+      this.log.warn({ err }, 'directory changes could not be read; answering with SQL');
+      return undefined;
     }
     return this.generation;
   }
