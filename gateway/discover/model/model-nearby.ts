@@ -9,6 +9,7 @@ import {
   type NearbySearch,
   type Viewer,
 } from '../../../infra/db/index.js';
+import { listing } from './model-search.js';
 import {
   PUBLIC,
   CELL_DEG,
@@ -145,17 +146,8 @@ export function nearbyModel(
     count: found.length,
     agents: top.slice(s.offset).map((slot) => {
       const place = bestPlace[slot] as ModelLocation;
-      const a = place.agent;
-      // Spelled out (no spread of listing()): the same keys in the same order, built in one step.
-      return {
-        id: a.id,
-        name: a.name,
-        description: a.description,
-        category: a.category,
-        tags: a.tags as string[],
-        avgRating: a.ratingAvg,
-        ratingCount: a.ratingCount,
-        tenantName: model.tenants.get(a.tenantId)?.name as string,
+      // Added to the listing in place: a spread into a new object cost more than the search.
+      return Object.assign(listing(model, place.agent), {
         location: {
           name: place.displayName,
           lat: place.lat,
@@ -163,7 +155,7 @@ export function nearbyModel(
           country: place.country,
         },
         distance: Math.round((bestDistance[slot] as number) * 1000) / 1000,
-      };
+      });
     }),
   };
 }
