@@ -12,7 +12,7 @@ import {
 } from '../../infra/db/index.js';
 import { HubError, InvalidParamsError, isHubError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import { decodeParam, jsonReply, parseJsonObject, type RouteRequest } from '../http/index.js';
 import type { AgentDirectory } from '../messaging/directory.js';
 import type { RouteRegistrar } from '../routes/index.js';
 
@@ -143,16 +143,10 @@ async function parsePatch(
   body: Buffer,
   fields: Readonly<Record<string, SettingsField>>
 ): Promise<AgentSettingsPatch> {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new HubError('INVALID_REQUEST', 'The body must be a JSON object');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new HubError('INVALID_REQUEST', 'The body must be a JSON object');
-  }
-  const input = value as Record<string, unknown>;
+  const input = parseJsonObject(
+    body,
+    () => new HubError('INVALID_REQUEST', 'The body must be a JSON object')
+  );
   const unknown = Object.keys(input).filter((k) => !Object.hasOwn(fields, k));
   if (unknown.length > 0) {
     throw new InvalidParamsError(

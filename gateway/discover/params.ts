@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
 import { parseParams } from '../../runtime/protocol/index.js';
+import { parseJsonObject, rejectNul } from '../http/index.js';
 import type { DirectorySearch, NearbySearch } from '../../infra/db/index.js';
 
 /** Search `limit` and nearby `limit`/`radius` (interface-spec "Limits"). */
@@ -112,6 +113,8 @@ export function queryValues(raw: string, allowed: readonly string[]): Record<str
       throw new InvalidParamsError(name, `unknown parameter; accepted: ${allowed.join(', ')}`);
     }
     if (Object.hasOwn(values, name)) throw new InvalidParamsError(name, 'is given more than once');
+    // PostgreSQL text cannot hold a NUL: refused here rather than failing the query.
+    rejectNul(value, name);
     values[name] = value;
   }
   return values;
@@ -182,15 +185,10 @@ export type RateBody = z.infer<typeof RateBody>;
 
 /** The body of a rating: a JSON object `{rating, review?}`. */
 export function parseRate(body: Buffer): RateBody {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new InvalidParamsError('body', 'must be a JSON object {"rating": 1..5, "review": "…"}');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidParamsError('body', 'must be a JSON object {"rating": 1..5, "review": "…"}');
-  }
+  const value = parseJsonObject(
+    body,
+    () => new InvalidParamsError('body', 'must be a JSON object {"rating": 1..5, "review": "…"}')
+  );
   const unknown = Object.keys(value).filter((k) => k !== 'rating' && k !== 'review');
   if (unknown[0] !== undefined) {
     throw new InvalidParamsError(unknown[0], 'unknown field; accepted: rating, review');

@@ -11,5 +11,6 @@ export { decodeParam, HTTP_METHODS, type HttpMethod, type RouteRequest } from '.
 export { normalizeError, fromZodError, type IssueSummary } from './normalize-error.js';
 export { InFlight } from './in-flight.js';
 export { readBody } from './body.js';
+export { parseJsonObject, rejectNul } from './json-body.js';
 export { Exchange, writeReply } from './exchange.js';
 export { addReplyHeaders, currentClientAddress, withReplyHeaders } from './reply-headers.js';

@@ -162,6 +162,9 @@ describe('search over HTTP', () => {
       ['country=ZZ', 'country'],
       ['contentMode=pdf', 'contentMode'],
       ['colour=red', 'colour'],
+      // PostgreSQL text cannot hold a NUL: a 400, never an internal error.
+      ['category=a%00b', 'category'],
+      ['tag=%00', 'tag'],
     ] as const) {
       const r = await call('GET', `/api/discover/agents?${query}`);
       expect(r.status, query).toBe(400);
@@ -304,6 +307,10 @@ describe('settings, locations and nearby', () => {
       visibility: 'everyone',
     });
     expect([bad.status, bad.body.error?.details?.field]).toEqual([400, 'visibility']);
+    const nul = await call('PATCH', `/api/agents/${ids.alice}`, keys.alice, {
+      description: 'half\u0000way',
+    });
+    expect([nul.status, nul.body.error?.details?.field]).toEqual([400, 'description']);
   });
 
   it('validates nearby parameters and never shows private agents of others', async () => {
