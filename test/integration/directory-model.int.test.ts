@@ -82,7 +82,7 @@ function randomNearby(r: () => number, i: number): { viewer: Viewer; search: Nea
     lng: lng + (r() - 0.5) * 0.6,
     radiusKm: pick(r, [1, 5, 10, 25, 50, 500]),
     limit: pick(r, [1, 20, 50]),
-    offset: pick(r, [0, 0, 5, 100]),
+    offset: pick(r, [0, 0, 5, 100, 300]),
   };
   if (r() < 0.15) search.tag = pick(r, WORDS);
   if (r() < 0.15) search.category = pick(r, CATEGORIES);
@@ -177,6 +177,22 @@ describe('in-memory directory', () => {
     const after = live.stats();
     expect(BigInt(after.generation ?? '0')).toBeGreaterThan(BigInt(before.generation ?? '0'));
     expect(after.fullReads).toBe(before.fullReads);
+  }, 120_000);
+
+  it('re-ranks agents whose words changed place but not set (name and description swapped)', async () => {
+    const before = live.stats();
+    // The same lexemes, at other positions and weights: the postings' rank shares must follow.
+    await sql`update agents set name = description, description = name
+      where id in (select id from agents where id like 'agent-0%' order by id limit 300)`;
+    for (const words of [['helps'], ['answers'], ['questions'], ['helps', 'answers']]) {
+      const search = { ...searchFor(words), limit: 20 };
+      const memory = await live.search({}, search);
+      expect(memory?.result, words.join(' ')).toEqual(
+        (await searchAgentsAt(sql, {}, search)).result
+      );
+      expect(memory?.result.count).toBeGreaterThan(100);
+    }
+    expect(live.stats().fullReads).toBe(before.fullReads);
   }, 120_000);
 
   it('a node that missed pruned changes reads the whole directory again', async () => {

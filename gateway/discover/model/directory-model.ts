@@ -156,6 +156,8 @@ export class DirectoryModel {
   /** slot → agent; holes are free slots. */
   readonly bySlot: Array<ModelAgent | undefined> = [];
   readonly tenants = new Map<string, ModelTenant>();
+  private readonly byNameLower = new Map<string, string>();
+  private readonly bySlug = new Map<string, string>();
   readonly lexemes = new LexemeIndex();
   readonly categories = new SlotIndex();
   readonly tags = new SlotIndex();
@@ -198,12 +200,24 @@ export class DirectoryModel {
   }
 
   putTenant(row: DirectoryModelTenantRow): void {
+    const old = this.tenants.get(row.id);
+    if (old !== undefined) {
+      if (this.byNameLower.get(old.nameLower) === old.id) this.byNameLower.delete(old.nameLower);
+      if (this.bySlug.get(old.slug) === old.id) this.bySlug.delete(old.slug);
+    }
     this.tenants.set(row.id, {
       id: row.id,
       name: row.name,
       nameLower: row.nameLower,
       slug: row.slug,
     });
+    this.byNameLower.set(row.nameLower, row.id);
+    this.bySlug.set(row.slug, row.id);
+  }
+
+  /** The owner filter's tenant, as the SQL picks it: by lower(name), else by slug; null if none. */
+  ownerTenant(ownerLower: string): string | null {
+    return this.byNameLower.get(ownerLower) ?? this.bySlug.get(ownerLower) ?? null;
   }
 
   /**
@@ -250,6 +264,8 @@ export class DirectoryModel {
     this.bySlot.length = 0;
     this.freeSlots.length = 0;
     this.tenants.clear();
+    this.byNameLower.clear();
+    this.bySlug.clear();
     for (const index of this.indexes()) index.byValue.clear();
     this.lexemes.byValue.clear();
     this.cells.clear();
@@ -493,14 +509,20 @@ export class SlotColumns {
   }
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((v, i) => v === b[i]);
+const sameList = (a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 function sameIndexEntries(old: ModelAgent, row: DirectoryModelAgentRow, tsv: TsVector): boolean {
   return (
     old.tenantId === row.tenantId &&
     old.categoryKey === row.categoryKey &&
     sameList(old.tsv.lexemes, tsv.lexemes) &&
+    // Positions and weights too: the postings keep each lexeme's share of the rank.
+    sameList(old.tsv.pos, tsv.pos) &&
+    sameList(old.tsv.off, tsv.off) &&
     sameList(old.tagKeys, row.tagKeys) &&
     sameList(old.skillTags, row.skillTags) &&
     sameList(old.contentModes, row.contentModes) &&

@@ -6,6 +6,7 @@
 // Until the first whole read has finished, and on a database whose collation does not sort ids
 // in byte order, the caller answers with SQL instead (`undefined`).
 import {
+  directoryGeneration,
   expandQuery,
   foldValues,
   pruneDirectoryChanges,
@@ -69,10 +70,7 @@ export class LiveDirectory {
     opts: LiveDirectoryOptions = {}
   ) {
     this.maxKept = opts.maxKept ?? 10_000;
-    this.generations = new GenerationReader(async () => {
-      const [row] = await sql<Array<{ gen: string }>>`select gen::text from directory_generation`;
-      return row?.gen ?? '0';
-    });
+    this.generations = new GenerationReader(() => directoryGeneration(sql));
     const every = opts.pruneEveryMs ?? 60_000;
     const keep = opts.keepGenerations ?? 10_000;
     if (every > 0) {
@@ -166,15 +164,8 @@ export class LiveDirectory {
     };
   }
 
-  /** The owner filter's tenant: by lower(name), else by slug = lower(owner); null if none. */
   private ownerTenant(owner: Folded | undefined): string | null {
-    if (owner === undefined) return null;
-    let bySlug: string | null = null;
-    for (const t of this.model.tenants.values()) {
-      if (t.nameLower === owner.lower) return t.id;
-      if (t.slug === owner.lower) bySlug = t.id;
-    }
-    return bySlug;
+    return owner === undefined ? null : this.model.ownerTenant(owner.lower);
   }
 
   /**

@@ -9,7 +9,7 @@ import {
   type NearbySearch,
   type Viewer,
 } from '../../../infra/db/index.js';
-import { listing } from './model-search.js';
+import { firstN, listing } from './model-search.js';
 import {
   PUBLIC,
   CELL_DEG,
@@ -126,22 +126,13 @@ export function nearbyModel(
       }
     }
   }
-  // Only the page is ordered: a bounded insertion over the hits (nearest first, then by id).
-  const before = (a: number, b: number): boolean => {
+  // Nearest first, then by id; only as far as the page needs.
+  const top = firstN(found, s.offset + s.limit, (a, b) => {
     const da = bestDistance[a] as number;
     const db = bestDistance[b] as number;
     if (da !== db) return da < db;
     return (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
-  };
-  const want = s.offset + s.limit;
-  const top: number[] = [];
-  for (const slot of found) {
-    if (top.length === want && !before(slot, top[want - 1] as number)) continue;
-    let at = top.length;
-    while (at > 0 && before(slot, top[at - 1] as number)) at--;
-    top.splice(at, 0, slot);
-    if (top.length > want) top.pop();
-  }
+  });
   return {
     count: found.length,
     agents: top.slice(s.offset).map((slot) => {

@@ -20,7 +20,7 @@ import {
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
 import {
-  compareLexemes,
+  lowerBound,
   rankPlanOf,
   tsMatch,
   tsRank,
@@ -294,20 +294,8 @@ function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<re
   return lists;
 }
 
-/** First index of `list` (in PostgreSQL's lexeme order) not before `value`. */
-function lowerBound(list: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareLexemes(list[mid] as string, value) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** True when slot a sorts before slot b. */
-type Before = (a: number, b: number) => boolean;
+export type Before = (a: number, b: number) => boolean;
 
 /** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
 const idBefore = (model: DirectoryModel, a: number, b: number): boolean =>
@@ -343,7 +331,7 @@ const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns
 };
 
 /** The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort. */
-function firstN(slots: number[], n: number, before: Before): number[] {
+export function firstN(slots: number[], n: number, before: Before): number[] {
   if (n >= slots.length || n > 256) {
     return slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, n);
   }

@@ -16,4 +16,4 @@ export {
   type TsTerm,
   type TsVector,
 } from './ts-parse.js';
-export { hasLexeme, orEntryTerm, rankPlanOf, tsMatch, tsRank } from './ts-rank.js';
+export { hasLexeme, lowerBound, orEntryTerm, rankPlanOf, tsMatch, tsRank } from './ts-rank.js';

@@ -44,7 +44,7 @@ const POSNULL_AND = Uint16Array.of(MAXENTRYPOS - 1);
 const POSNULL_OR = Uint16Array.of(0);
 
 /** First index whose lexeme is >= `lexeme` in PostgreSQL's order. */
-function lowerBound(lexemes: readonly string[], lexeme: string): number {
+export function lowerBound(lexemes: readonly string[], lexeme: string): number {
   let lo = 0;
   let hi = lexemes.length;
   while (lo < hi) {
