@@ -20,6 +20,7 @@ import type { OutboundGuard } from '../../runtime/net/index.js';
 import {
   TerminalStates,
   assertAcceptsOutputModes,
+  type DeclaresOutputModes,
   encodeTaskHub,
   type Message,
   type SendRequest,
@@ -1038,8 +1039,8 @@ function notFound(taskId: string): HubError {
   return new HubError('TASK_NOT_FOUND', `no task ${taskId}`, { data: { taskId } });
 }
 
-function cardOf(agent: AgentRecord) {
-  return (agent.card ?? {}) as Parameters<typeof assertAcceptsOutputModes>[0];
+function cardOf(agent: AgentRecord): DeclaresOutputModes {
+  return agent.card ?? {};
 }
 
 /** What a queue owner needs to create the task of an admitted message. */

@@ -35,6 +35,8 @@ describe('acceptsOutputModes', () => {
 
   it('gives a card that declares nothing text/plain', () => {
     expect(outputModesOf(bare)).toEqual(['text/plain']);
+    expect(outputModesOf({})).toEqual(['text/plain']);
+    expect(acceptsOutputModes({}, ['text/*'])).toBe(true);
     expect(acceptsOutputModes(bare, ['text/plain'])).toBe(true);
     expect(acceptsOutputModes(bare, ['text/*'])).toBe(true);
     expect(acceptsOutputModes(bare, ['image/png'])).toBe(false);

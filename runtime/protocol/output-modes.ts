@@ -2,10 +2,13 @@
 // match with `*/*` and `type/*` wildcards on either side; no overlap is ContentTypeNotSupported.
 import { HubError } from '../errors/index.js';
 
-/** What a card must declare for the check; a card without output modes produces text/plain. */
+/**
+ * What the check reads of a card. Everything is optional: an agent with no card, or a partial one
+ * (decisions.md §11), has the default card, which produces text/plain.
+ */
 export interface DeclaresOutputModes {
   defaultOutputModes?: readonly string[];
-  skills: readonly { outputModes?: readonly string[] }[];
+  skills?: readonly { outputModes?: readonly string[] }[];
 }
 
 export const DEFAULT_OUTPUT_MODES: readonly string[] = ['text/plain'];
@@ -14,7 +17,7 @@ export const DEFAULT_OUTPUT_MODES: readonly string[] = ['text/plain'];
 export function outputModesOf(card: DeclaresOutputModes): string[] {
   const modes = new Set([
     ...(card.defaultOutputModes ?? []),
-    ...card.skills.flatMap((s) => s.outputModes ?? []),
+    ...(card.skills ?? []).flatMap((s) => s.outputModes ?? []),
   ]);
   return modes.size > 0 ? [...modes] : [...DEFAULT_OUTPUT_MODES];
 }
