@@ -3,7 +3,9 @@
 // but every made-up key it sends costs a database query: the lane holds those queries to a few at
 // a time on this node, so a flood of them cannot take the connection pool from everyone else's
 // look-ups. Requests wait their turn in order; when the line is full they are refused as over
-// budget, like a wrong key.
+// budget, like a wrong key. Only a valid key that is not cached (unused on this node for 30 s)
+// can meet that refusal, and only while a flood from its own address fills the line: holding
+// more waiters would hold their request bodies too (up to BODY_LIMIT_BYTES each).
 
 export interface SuspectLaneOptions {
   /** Look-ups running at once. */
