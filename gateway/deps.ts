@@ -39,7 +39,14 @@ export type RpcHandler = (params: unknown, ctx: RpcContext) => Promise<unknown>;
 export interface GatewayDeps {
   config: Pick<
     Config,
-    'port' | 'host' | 'bodyLimitBytes' | 'adminToken' | 'debugEnabled' | 'publicUrl' | 'nodeId'
+    | 'port'
+    | 'host'
+    | 'bodyLimitBytes'
+    | 'adminToken'
+    | 'metricsToken'
+    | 'debugEnabled'
+    | 'publicUrl'
+    | 'nodeId'
   >;
   log: Logger;
   metrics: HubMetrics;

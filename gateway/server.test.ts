@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcHandler } from './deps.js';
 import { jsonReply } from './http/reply.js';
-import { startTestGateway, type TestGateway } from './test-gateway.js';
+import { TEST_ADMIN_TOKEN, startTestGateway, type TestGateway } from './test-gateway.js';
 
 describe('gateway lifecycle and built-in routes', () => {
   let gw: TestGateway;
@@ -52,11 +52,24 @@ describe('gateway lifecycle and built-in routes', () => {
     gw.health = { nats: 'ok', postgres: 'ok' };
   });
 
+  it('GET /metrics refuses a scrape without the metrics token (401, a Bearer challenge)', async () => {
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', TEST_ADMIN_TOKEN]) {
+      const res = await fetch(`${gw.base}/metrics`, {
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHENTICATED' } });
+    }
+  });
+
   it('GET /metrics is the Prometheus exposition, counting requests by route pattern', async () => {
     await fetch(`${gw.base}/health`);
     await fetch(`${gw.base}/extra/alice`);
     await fetch(`${gw.base}/no/such/path`);
-    const res = await fetch(`${gw.base}/metrics`);
+    const res = await fetch(`${gw.base}/metrics`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
@@ -204,5 +217,26 @@ describe('drain', () => {
     expect(metrics).toMatch(
       /burrow_http_requests_total\{method="POST",route="\/a2a",status="499"\} 1/
     );
+  });
+});
+
+describe('GET /metrics without a token configured', () => {
+  it('refuses every scrape (nothing is open by accident on 0.0.0.0)', async () => {
+    const gw = await startTestGateway({
+      config: { adminToken: undefined, metricsToken: undefined },
+    });
+    try {
+      for (const authorization of [undefined, 'Bearer ', `Bearer ${TEST_ADMIN_TOKEN}`]) {
+        const res = await fetch(`${gw.base}/metrics`, {
+          headers: authorization === undefined ? {} : { authorization },
+        });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({
+          error: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/METRICS_TOKEN/) },
+        });
+      }
+    } finally {
+      gw.close();
+    }
   });
 });

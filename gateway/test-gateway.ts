@@ -79,6 +79,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
       host: '127.0.0.1',
       bodyLimitBytes: 1024 * 1024,
       adminToken: TEST_ADMIN_TOKEN,
+      metricsToken: TEST_ADMIN_TOKEN,
       debugEnabled: true,
       publicUrl: 'http://127.0.0.1',
       nodeId: 'node-test',

@@ -14,7 +14,7 @@ import {
 import type { AgentRecord, Principal } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, type Reply, type RouteHandler } from '../http/index.js';
-import type { AgentDirectory } from '../messaging/directory.js';
+import { isVisibleTo, type AgentDirectory } from '../messaging/directory.js';
 import type { RouteRegistrar } from '../routes/index.js';
 
 export interface CardRoutesDeps {
@@ -99,9 +99,10 @@ async function visibleAgent(
   idOrAlias: string,
   principal: Principal | null
 ): Promise<AgentRecord> {
-  const agent = await d.directory.resolve(idOrAlias, principal?.tenantId ?? NO_TENANT);
+  const tenantId = principal?.tenantId ?? NO_TENANT;
+  const agent = await d.directory.resolve(idOrAlias, tenantId);
   // A private agent is invisible to other tenants: the same 404 as an unknown one.
-  if (!agent || (agent.visibility === 'private' && principal?.tenantId !== agent.tenantId)) {
+  if (!agent || !isVisibleTo(agent, tenantId)) {
     throw new HubError('NOT_FOUND', `No agent ${idOrAlias}`);
   }
   return agent;

@@ -20,7 +20,7 @@ import {
   type Reply,
   type RouteRequest,
 } from '../http/index.js';
-import type { AgentDirectory } from '../messaging/directory.js';
+import { isVisibleTo, type AgentDirectory } from '../messaging/directory.js';
 import {
   RPC_METHOD_INVALID,
   RPC_METHOD_UNKNOWN,
@@ -117,7 +117,7 @@ function standardHandler(
   };
 }
 
-/** The path's agent: a canonical id, or an alias of the caller's tenant or of the hub. */
+/** The path's agent, if the caller may see it: a canonical id, or an alias of its tenant or the hub's. */
 async function pathAgent(
   d: StandardEndpointDeps,
   raw: string | undefined,
@@ -125,7 +125,8 @@ async function pathAgent(
 ): Promise<AgentRecord> {
   const idOrAlias = decodeParam(raw ?? '');
   const agent = await d.directory.resolve(idOrAlias, principal.tenantId);
-  if (!agent) {
+  // Another tenant's private agent is answered as an unknown one (issue 18), whatever the method.
+  if (!agent || !isVisibleTo(agent, principal.tenantId)) {
     throw new HubError('AGENT_NOT_FOUND', `no agent ${idOrAlias}`, {
       data: { agentId: idOrAlias },
     });

@@ -105,6 +105,23 @@ describe('createAuthenticator', () => {
     expect(db.calls).toHaveLength(2);
   });
 
+  it('known(): what the caches alone say, never a query', async () => {
+    const db = fakeSql(rows);
+    const auth = createAuthenticator({ sql: db.sql, log: silentLogger });
+    const unknown = `Bearer ${newApiKey().key}`;
+    expect(auth.known(`Bearer ${agentKey.key}`)).toBeUndefined();
+    expect(auth.known(unknown)).toBeUndefined();
+    for (const bad of [undefined, '', 'Basic abc', 'Bearer not-a-key']) {
+      expect(auth.known(bad)).toBeNull();
+    }
+    expect(db.calls).toEqual([]);
+    await auth.authenticate(`Bearer ${agentKey.key}`);
+    await rejection(auth.authenticate(unknown));
+    expect(auth.known(`Bearer ${agentKey.key}`)).toEqual(agent);
+    expect(auth.known(unknown)).toBeNull();
+    expect(db.calls).toHaveLength(2);
+  });
+
   it('never queries for a header or key that cannot be one of ours', async () => {
     const db = fakeSql(rows);
     const auth = createAuthenticator({ sql: db.sql, log: silentLogger });

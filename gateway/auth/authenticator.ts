@@ -26,6 +26,12 @@ export interface AuthenticatorOptions {
 export interface Authenticator {
   /** The caller's principal; throws UnauthenticatedError (missing, malformed or unknown key). */
   authenticate(authorizationHeader: string | undefined): Promise<Principal>;
+  /**
+   * What this node knows without asking the database: the principal of a cached key, null for a
+   * header that is refused for sure (missing, malformed, a key remembered as unknown), undefined
+   * when only the database can tell.
+   */
+  known(authorizationHeader: string | undefined): Principal | null | undefined;
   /** Drop cached principals of this agent (its keys were rotated, or it was deleted). */
   invalidateAgent(agentId: string): void;
   /** Drop one cached key (revoked), by its hash. */
@@ -93,35 +99,55 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     return query;
   };
 
+  /** The key's hash, or the reason the header cannot hold one of our keys. */
+  const hashOf = (header: string | undefined): string | UnauthenticatedError => {
+    if (header === undefined || header === '') {
+      return new UnauthenticatedError('missing Authorization header');
+    }
+    const key = bearerToken(header);
+    if (key === undefined) {
+      return new UnauthenticatedError(
+        'malformed Authorization header: expected "Bearer <API key>"'
+      );
+    }
+    // Not the shape of any key we issue: no hashing, no cache entry, no query.
+    if (!API_KEY_PATTERN.test(key)) return new UnauthenticatedError('unknown API key');
+    return hashApiKey(key);
+  };
+
+  /** The cached answer for a hash: a principal, false (known unknown), or undefined (ask). */
+  const fromCache = (hash: string): Principal | false | undefined => {
+    const now = Date.now();
+    const hit = found.get(hash);
+    if (hit !== undefined) {
+      if (hit.expiresAt > now) return hit.principal;
+      found.delete(hash);
+    }
+    const miss = unknown.get(hash);
+    if (miss !== undefined) {
+      if (miss > now) return false;
+      unknown.delete(hash);
+    }
+    return undefined;
+  };
+
   return {
     async authenticate(header) {
-      if (header === undefined || header === '') {
-        throw new UnauthenticatedError('missing Authorization header');
-      }
-      const key = bearerToken(header);
-      if (key === undefined) {
-        throw new UnauthenticatedError(
-          'malformed Authorization header: expected "Bearer <API key>"'
-        );
-      }
-      // Not the shape of any key we issue: no hashing, no cache entry, no query.
-      if (!API_KEY_PATTERN.test(key)) throw new UnauthenticatedError('unknown API key');
-
-      const hash = hashApiKey(key);
-      const now = Date.now();
-      const hit = found.get(hash);
-      if (hit !== undefined) {
-        if (hit.expiresAt > now) return hit.principal;
-        found.delete(hash);
-      }
-      const miss = unknown.get(hash);
-      if (miss !== undefined) {
-        if (miss > now) throw new UnauthenticatedError('unknown API key');
-        unknown.delete(hash);
-      }
+      const hash = hashOf(header);
+      if (typeof hash !== 'string') throw hash;
+      const cached = fromCache(hash);
+      if (cached === false) throw new UnauthenticatedError('unknown API key');
+      if (cached !== undefined) return cached;
       const principal = await (inflight.get(hash) ?? lookUp(hash));
       if (principal === null) throw new UnauthenticatedError('unknown API key');
       return principal;
+    },
+
+    known(header) {
+      const hash = hashOf(header);
+      if (typeof hash !== 'string') return null;
+      const cached = fromCache(hash);
+      return cached === false ? null : cached;
     },
 
     invalidateAgent(agentId) {

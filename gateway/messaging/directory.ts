@@ -3,9 +3,26 @@
 // and drop the cached copy on every node; the TTL bounds staleness if a broadcast is missed.
 import type { Subscription } from '@nats-io/nats-core';
 import { subjects, type Bus } from '../../runtime/bus/index.js';
-import { getAgent, resolveAgent, type AgentRecord, type Queryable } from '../../infra/db/index.js';
+import {
+  OFFICIAL_TENANT,
+  getAgent,
+  resolveAgent,
+  type AgentRecord,
+  type Queryable,
+} from '../../infra/db/index.js';
 
 export type { AgentRecord };
+
+/**
+ * May a caller of `tenantId` see (and so message) this agent? A private agent exists only for its
+ * own tenant (decisions.md §5), and for the hub's official agents, which act for callers (postie
+ * hands inbound mail over). Anyone else must get the answer of an unknown id.
+ */
+export function isVisibleTo(agent: AgentRecord, tenantId: string): boolean {
+  return (
+    agent.visibility !== 'private' || agent.tenantId === tenantId || tenantId === OFFICIAL_TENANT.id
+  );
+}
 
 interface Entry {
   at: number;

@@ -703,11 +703,24 @@ export class QueueService implements PartitionHandler {
     if (!m) return;
     m.queuePending.reset();
     m.queueTenantPending.reset();
+    if (!m.perAgent) return this.collectTotals(m);
     for (const qp of this.parts.values()) {
       for (const r of qp.index.recipients())
         m.queuePending.set({ recipient: r }, qp.index.queuedFor(r));
       for (const [t, n] of qp.index.tenantCounts()) m.queueTenantPending.set({ tenant: t }, n);
     }
+  }
+
+  /** Without ids: all queued messages, and the fullest tenant's count (the one nearest its cap). */
+  private collectTotals(m: HubMetrics): void {
+    let pending = 0;
+    let fullest = 0;
+    for (const qp of this.parts.values()) {
+      for (const r of qp.index.recipients()) pending += qp.index.queuedFor(r);
+      for (const [, n] of qp.index.tenantCounts()) fullest = Math.max(fullest, n);
+    }
+    m.queuePending.set(pending);
+    m.queueTenantPending.set(fullest);
   }
 
   private need(): QueueDelegate {

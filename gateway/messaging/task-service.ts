@@ -29,8 +29,8 @@ import {
 } from '../../runtime/protocol/index.js';
 import type { EnvelopeSigner } from '../../runtime/envelope/index.js';
 import type { QueueEntry, QueueTransport, TaskEvent, TaskInput } from '../../actors/index.js';
-import { OFFICIAL_TENANT, type Principal } from '../../infra/db/index.js';
-import type { AgentDirectory, AgentRecord } from './directory.js';
+import type { Principal } from '../../infra/db/index.js';
+import { isVisibleTo, type AgentDirectory, type AgentRecord } from './directory.js';
 import type { FrameRouter } from './frames.js';
 import type { Presence } from './presence.js';
 import {
@@ -139,17 +139,6 @@ export class TaskService implements QueueDelegate {
     if (req.taskId !== undefined) return this.continueTask(sender, req);
 
     const recipient = await this.recipientOf(sender, req);
-    // The official agents are the hub's own (postie hands over inbound mail): they may reach
-    // private agents; no API key can act for the official tenant.
-    if (
-      recipient.visibility === 'private' &&
-      recipient.tenantId !== sender.tenantId &&
-      sender.tenantId !== OFFICIAL_TENANT.id
-    ) {
-      throw new HubError('FORBIDDEN', `agent ${recipient.id} is private to its organization`, {
-        data: { agentId: recipient.id },
-      });
-    }
     assertAcceptsOutputModes(cardOf(recipient), req.acceptedOutputModes);
     const queue = this.mustQueue(recipient);
     if (queue && req.ttlSeconds === 0) {
@@ -260,9 +249,9 @@ export class TaskService implements QueueDelegate {
       );
     }
     const agent = await this.o.directory.resolve(target, sender.tenantId);
-    // A private agent of another organization is invisible, but naming it is still refused as
-    // FORBIDDEN (issue: "messaging a private agent of another tenant gives -32015").
-    if (!agent) {
+    // A private agent of another organization gets the very answer of an unknown id: a FORBIDDEN
+    // here would tell a stranger that it exists (issue 18).
+    if (!agent || !isVisibleTo(agent, sender.tenantId)) {
       throw new HubError('AGENT_NOT_FOUND', `no agent ${target}`, { data: { agentId: target } });
     }
     return agent;

@@ -1,9 +1,11 @@
 // A limit on failed authentications per client address, so API keys cannot be guessed at request
 // rate: after `maxFailures` wrong, malformed or missing keys from one address within a window,
-// every request from that address is refused with RATE_LIMITED (429 / -32017) until the window
-// ends. While blocked, a right key is refused too; otherwise a guess would still tell right from
-// wrong. Counted in this node's memory: the key-space is 256 bits, so a per-node budget (N nodes
-// admit N times as many guesses) changes nothing that matters, and costs no query per failure.
+// that address's requests without a valid key are refused with RATE_LIMITED (429 / -32017) until
+// the window ends. A valid key is never refused (issue 18): behind a load balancer every client
+// shares one address, and a stranger must not lock them all out. Telling a right key from a wrong
+// one gains a guesser nothing, as the key space is 256 bits. Counted in this node's memory: a
+// per-node budget (N nodes admit N times as many failures) changes nothing that matters, and
+// costs no query per failure.
 import { HubError } from '../../runtime/errors/index.js';
 
 export interface FailedAuthLimiterOptions {
@@ -16,6 +18,8 @@ export interface FailedAuthLimiterOptions {
 }
 
 export interface FailedAuthLimiter {
+  /** Is `client` over its failures in the current window? */
+  over(client: string): boolean;
   /** Throws RATE_LIMITED when `client` is over its failures in the current window. */
   check(client: string): void;
   /** Count one failed authentication of `client`. */
@@ -43,6 +47,11 @@ export function createFailedAuthLimiter(o: FailedAuthLimiterOptions = {}): Faile
   };
 
   return {
+    over(client) {
+      if (client === '') return false;
+      const e = current(client, now());
+      return e !== undefined && e.count >= max;
+    },
     check(client) {
       if (client === '') return;
       const t = now();

@@ -16,3 +16,9 @@ export {
   type FailedAuthLimiter,
   type FailedAuthLimiterOptions,
 } from './failed-auth.js';
+export {
+  createSuspectLane,
+  SUSPECT_LANE_DEFAULTS,
+  type SuspectLane,
+  type SuspectLaneOptions,
+} from './suspect-lane.js';

@@ -14,6 +14,7 @@ import type { Authenticator } from '../auth/index.js';
 import { bearerToken } from '../auth/index.js';
 import { addReplyHeaders, currentClientAddress } from '../http/index.js';
 import type { FailedAuthLimiter } from './failed-auth.js';
+import { createSuspectLane, type SuspectLane } from './suspect-lane.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -107,26 +108,46 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
  * authenticated request is counted, its reply gets the X-RateLimit-* headers, and a request over
  * the limit is refused with RATE_LIMITED (data.retryAfter becomes Retry-After on JSON-RPC too).
  * With `failedAuth`, failed authentications are counted per client address (from the request
- * scope), and an address over that limit is refused before its key is even looked at.
+ * scope); once an address is over that limit, its requests without a valid key get 429 instead of
+ * 401. The key is always checked first, so a valid key is never refused; the database look-ups of
+ * such an address go through `lane`, so its made-up keys cannot crowd out everyone else's.
  */
 export function rateLimitedAuthenticator(
   auth: Authenticator,
   limiter: RateLimiter,
   onLimited?: (principal: Principal) => void,
-  failedAuth?: FailedAuthLimiter
+  failedAuth?: FailedAuthLimiter,
+  lane: SuspectLane = createSuspectLane()
 ): Authenticator {
+  /** An over-budget address: cached answers at once, database look-ups through the lane. */
+  const suspect = async (header: string | undefined, client: string): Promise<Principal> => {
+    const known = auth.known(header);
+    if (known !== undefined) return known ?? auth.authenticate(header);
+    const r = await lane.run(() => auth.authenticate(header));
+    if (r.ran) return r.value;
+    failedAuth?.check(client);
+    // The window ended while it waited: an ordinary request again.
+    return auth.authenticate(header);
+  };
+
   return {
     invalidateAgent: (id) => auth.invalidateAgent(id),
     invalidateKeyHash: (h) => auth.invalidateKeyHash(h),
+    known: (header) => auth.known(header),
     close: () => auth.close(),
     async authenticate(header) {
       const client = failedAuth === undefined ? '' : currentClientAddress();
-      failedAuth?.check(client);
       let principal: Principal;
       try {
-        principal = await auth.authenticate(header);
+        principal = failedAuth?.over(client)
+          ? await suspect(header, client)
+          : await auth.authenticate(header);
       } catch (err) {
-        if (err instanceof HubError && err.code === 'UNAUTHENTICATED') failedAuth?.fail(client);
+        if (failedAuth && err instanceof HubError && err.code === 'UNAUTHENTICATED') {
+          // Over budget: 429 with Retry-After rather than 401.
+          failedAuth.check(client);
+          failedAuth.fail(client);
+        }
         throw err;
       }
       // authenticate succeeded, so the header holds a well-formed key.

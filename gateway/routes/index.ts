@@ -16,7 +16,7 @@ export type RouteRegistrar = (table: RouteTable, deps: GatewayDeps) => void;
 export const builtInRoutes: RouteRegistrar = (table, deps) => {
   const log = deps.log;
   table.add(healthRoute(deps.health, log));
-  table.add(metricsRoute(deps.metrics));
+  table.add(metricsRoute(deps.metrics, deps.config.metricsToken, log));
   table.add(
     rpcRoute(
       {

@@ -86,7 +86,7 @@ export interface Hub {
 }
 
 export async function startHub(config: Config, log: Logger): Promise<Hub> {
-  const metrics = createMetrics({ nodeId: config.nodeId });
+  const metrics = createMetrics({ nodeId: config.nodeId, perAgent: config.metricsPerAgent });
   const registry = new MachineRegistry();
 
   await ensureDatabase(config.databaseUrl);

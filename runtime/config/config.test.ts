@@ -25,6 +25,8 @@ describe('loadConfig defaults', () => {
       host: '0.0.0.0',
       publicUrl: 'http://127.0.0.1:8080',
       adminToken: undefined,
+      metricsToken: undefined,
+      metricsPerAgent: false,
       logLevel: 'info',
       nodeId: expect.stringMatching(/^node-[0-9a-f]{8}$/) as unknown,
       partitions: 32,
@@ -172,6 +174,8 @@ const BAD_VALUES: Record<string, string[]> = {
   PORT: ['70000', '-1', '80.5', 'http'],
   PUBLIC_URL: ['ftp://hub.example.org', 'hub.example.org'],
   ADMIN_TOKEN: ['short-token'],
+  METRICS_TOKEN: ['short-token'],
+  METRICS_PER_AGENT: ['sometimes'],
   LOG_LEVEL: ['verbose', 'INFO'],
   NODE_ID: ['node.1', 'node*', 'a b', 'x'.repeat(65)],
   PARTITIONS: ['0', '1025', 'many'],
@@ -240,6 +244,17 @@ describe('loadConfig rejects bad values', () => {
   });
 });
 
+describe('the metrics token', () => {
+  it('is METRICS_TOKEN, else ADMIN_TOKEN, else none', () => {
+    const admin = 'admin-token-0123456789';
+    const own = 'metrics-token-0123456789';
+    expect(loadConfig({ ADMIN_TOKEN: admin, METRICS_TOKEN: own }).metricsToken).toBe(own);
+    expect(loadConfig({ ADMIN_TOKEN: admin }).metricsToken).toBe(admin);
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_PER_AGENT: 'true' }).metricsPerAgent).toBe(true);
+  });
+});
+
 describe('redactedConfig', () => {
   it('hides the admin token and the database URL (it may hold a password)', () => {
     const config = loadConfig({
@@ -261,6 +276,12 @@ describe('redactedConfig', () => {
     expect(shown.port).toBe(9002);
     expect(shown.natsServers).toEqual(config.natsServers);
     expect(Object.keys(shown).sort()).toEqual(Object.keys(config).sort());
+  });
+
+  it('hides the metrics token', () => {
+    const shown = redactedConfig(loadConfig({ METRICS_TOKEN: 'sekrit-metrics-token-1234' }));
+    expect(shown.metricsToken).toBe('[redacted]');
+    expect(JSON.stringify(shown)).not.toContain('sekrit-metrics-token-1234');
   });
 
   it('does not change the config it was given', () => {

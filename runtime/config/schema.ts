@@ -37,6 +37,13 @@ export const ConfigSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * Bearer token for GET /metrics; unset: ADMIN_TOKEN serves; neither: /metrics refuses everyone
+   * (401). The hub binds 0.0.0.0, and the metrics describe its traffic.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Label queue gauges per recipient agent and tenant (their ids); off: totals without ids. */
+  METRICS_PER_AGENT: z.stringbool().default(false),
   LOG_LEVEL: LogLevel.default('info'),
   NODE_ID: z
     .string()
@@ -147,6 +154,10 @@ export interface Config {
   readonly host: string;
   readonly publicUrl: string;
   readonly adminToken: string | undefined;
+  /** The bearer token GET /metrics requires (METRICS_TOKEN, else ADMIN_TOKEN); none: refused. */
+  readonly metricsToken: string | undefined;
+  /** Label metrics with agent and tenant ids? */
+  readonly metricsPerAgent: boolean;
   readonly logLevel: z.infer<typeof LogLevel>;
   readonly nodeId: string;
   readonly partitions: number;
@@ -230,7 +241,14 @@ export interface QueueConfig {
 }
 
 /** Names of settings whose values never reach a log line. */
-export const SECRET_KEYS = ['adminToken', 'databaseUrl', 'embeddings', 'mail', 'search'] as const;
+export const SECRET_KEYS = [
+  'adminToken',
+  'metricsToken',
+  'databaseUrl',
+  'embeddings',
+  'mail',
+  'search',
+] as const;
 
 export function toConfig(env: z.output<typeof ConfigSchema>): Config {
   return Object.freeze({
@@ -242,6 +260,8 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${env.PORT}`).replace(/\/+$/, ''),
     adminToken: env.ADMIN_TOKEN,
+    metricsToken: env.METRICS_TOKEN ?? env.ADMIN_TOKEN,
+    metricsPerAgent: env.METRICS_PER_AGENT,
     logLevel: env.LOG_LEVEL,
     nodeId: env.NODE_ID ?? `node-${randomBytes(4).toString('hex')}`,
     partitions: env.PARTITIONS,

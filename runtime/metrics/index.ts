@@ -4,6 +4,11 @@ import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom
 
 export interface HubMetrics {
   readonly registry: Registry;
+  /**
+   * Label series with agent and tenant ids (METRICS_PER_AGENT)? Off, the queue gauges carry no
+   * ids: anyone who can scrape must not learn which agents and tenants exist or how busy they are.
+   */
+  readonly perAgent: boolean;
   readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route'>;
   readonly rpcRequests: Counter<'method' | 'code'>;
@@ -20,7 +25,7 @@ export interface HubMetrics {
 }
 
 export function createMetrics(
-  opts: { defaultMetrics?: boolean; nodeId?: string } = {}
+  opts: { defaultMetrics?: boolean; nodeId?: string; perAgent?: boolean } = {}
 ): HubMetrics {
   const registry = new Registry();
   if (opts.nodeId) registry.setDefaultLabels({ node: opts.nodeId });
@@ -41,17 +46,18 @@ export function createMetrics(
   };
   return {
     registry,
+    perAgent: opts.perAgent ?? false,
     onCollect: (fn) => collectors.push(fn),
     queuePending: new Gauge({
       name: 'burrow_queue_pending',
-      help: 'Queued messages per recipient, reported by the node owning the queue',
+      help: 'Queued messages per recipient (without METRICS_PER_AGENT: in total), reported by the node owning the queue',
       labelNames: ['recipient'],
       registers: [registry],
       collect,
     }),
     queueTenantPending: new Gauge({
       name: 'burrow_queue_tenant_pending',
-      help: 'Queued (and being queued) messages per recipient tenant, by the owning node',
+      help: 'Queued (and being queued) messages per recipient tenant (without METRICS_PER_AGENT: of the fullest tenant), by the owning node',
       labelNames: ['tenant'],
       registers: [registry],
       collect,

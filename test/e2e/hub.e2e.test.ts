@@ -107,7 +107,12 @@ describe('a single hub node', () => {
   });
 
   it('exposes Prometheus metrics with request counts and latency histograms', async () => {
-    const text = await (await fetch(`${hub.url}/metrics`)).text();
+    expect((await fetch(`${hub.url}/metrics`)).status).toBe(401);
+    // No METRICS_TOKEN: the admin token serves.
+    const res = await fetch(`${hub.url}/metrics`, {
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    const text = await res.text();
     expect(text).toMatch(/burrow_http_requests_total\{[^}]*route="\/health"/);
     expect(text).toContain('burrow_http_request_duration_seconds_bucket');
     expect(text).toMatch(/burrow_partitions_owned\{[^}]*\} 8/);

@@ -433,12 +433,12 @@ describe('WebSocket agents', () => {
 });
 
 describe('visibility, look-ups and bad input', () => {
-  it('refuses a private agent of another tenant with -32015 and an unknown one with -32016', async () => {
+  it('answers a private agent of another tenant as an unknown one: -32016 (issue 18)', async () => {
     const priv = await rpc(url, keys.alice, 'SendMessage', {
       message: text('x'),
       configuration: { agentId: ids.carol },
     });
-    expect(priv.error?.code).toBe(-32015);
+    expect(priv.error?.code).toBe(-32016);
     const unknown = await rpc(url, keys.alice, 'SendMessage', {
       message: text('x'),
       configuration: { agentId: 'agent-000000000000' },

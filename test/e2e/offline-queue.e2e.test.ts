@@ -24,6 +24,8 @@ const TENANT_MAX = 30;
 const OVERRIDES = {
   PARTITIONS: '4',
   ADMIN_TOKEN: ADMIN,
+  // The gauges below are read per recipient and tenant.
+  METRICS_PER_AGENT: 'true',
   QUEUE_DRAIN_PER_SECOND: String(DRAIN_PER_SECOND),
   QUEUE_SENDER_MAX_PENDING: String(SENDER_MAX),
   QUEUE_TENANT_MAX_PENDING: String(TENANT_MAX),
@@ -154,7 +156,9 @@ async function queueInfo(agentId: string): Promise<QueueInfo> {
 
 /** The value of a gauge sample with the given label, or undefined when no such sample exists. */
 async function gauge(name: string, label: string, value: string): Promise<number | undefined> {
-  const body = await (await fetch(`${hub.url}/metrics`)).text();
+  const body = await (
+    await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })
+  ).text();
   for (const line of body.split('\n')) {
     if (!line.startsWith(`${name}{`)) continue;
     const m = /^[^{]+\{([^}]*)\}\s+(\S+)/.exec(line);

@@ -1,11 +1,12 @@
 // Tenant isolation across every API (issue 10, Must 5), in one place: a private agent is invisible
 // to other tenants (search, nearby, detail, locations, cards, rating, settings: the same answer as
-// an agent that does not exist; sending: -32015 as issue 3 requires); a task is visible only to its two parties
+// an agent that does not exist, also when messaged: -32016 on every endpoint, issue 18); a task is
+// visible only to its two parties
 // (GetTask, CancelTask, SubscribeToTask, ListTasks, task_response → not found for anyone else);
 // settings, usage and webhooks of one tenant are out of another's reach; forged `x-hub` and
 // tenant fields are stripped (the recipient sees the hub's signed envelope naming the real
 // sender); and an official agent's data stays with its owner whatever identity a caller forges.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ask, forgedIdentity, startAgentHub, type AgentHub } from '../support/official-agents.js';
 import { rpc, text } from '../support/rpc.js';
 import { forgedEnvelope } from '../support/test-hub.js';
@@ -143,36 +144,90 @@ describe('a private agent is invisible to other tenants', () => {
     if (method === 'GET') expect((await http(method, path, key.adminA)).status).toBe(200);
   });
 
-  it('when messaged: refused with -32015 (issue 3), revealing no more than that', async () => {
-    // Issue 3 fixes this answer: "messaging a private agent of another tenant gives -32015"
-    // (decisions.md §6: Forbidden, may not message that agent). So sending is the one place a
-    // stranger can tell a private id from an unknown one (-32016); ids are random tokens, so
-    // this does not make the directory enumerable, and the refusal says nothing about the agent.
-    const send = (agentId: string, path = '/a2a') =>
-      rpc(
-        h.url,
-        key.mallory,
-        'SendMessage',
-        { message: { ...text('hi'), messageId: `m-${agentId}` }, configuration: { agentId } },
-        path
-      );
-    const hidden = await send(id.bob!);
-    const unknown = await send(UNKNOWN);
-    expect(hidden.error?.code).toBe(-32015);
-    expect(unknown.error?.code).toBe(-32016);
-    expect(Object.keys(hidden.error?.data as object)).toEqual(['agentId']);
-    expect(JSON.stringify(hidden.error)).not.toMatch(/bob|zebrafish|Paris/);
-    const direct = await send(id.bob!, `/agents/${id.bob}/a2a`);
-    const unknownDirect = await send(UNKNOWN, `/agents/${UNKNOWN}/a2a`);
-    console.log(
-      `send to a private agent: /a2a ${hidden.error?.code}, per-agent endpoint ` +
-        `${direct.error?.code}; unknown agent: ${unknown.error?.code} / ${unknownDirect.error?.code}`
-    );
-    expect(unknownDirect.error?.code).toBe(-32016);
-    expect([-32015, -32016]).toContain(direct.error?.code);
-    expect(JSON.stringify(direct.error)).not.toMatch(/bob|zebrafish|Paris/);
+  it('when messaged or named in a task call: the same bytes as for an unknown agent (issue 18)', async () => {
+    // Decisions.md §5: only its own tenant may see a private agent, so -32015 (Forbidden) would
+    // tell a stranger that it exists. Every endpoint answers exactly as for an id that was never
+    // issued: /a2a, the per-agent endpoint in both dialects, and JSON-RPC over the WebSocket.
+    // The same JSON-RPC id for both calls, so only the agent id differs.
+    const raw = async (path: string, method: string, params: unknown, version = '1.0') => {
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'a2a-version': version,
+          authorization: `Bearer ${key.mallory}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+      });
+      return `${res.status} ${await res.text()}`;
+    };
+    const send = (agentId: string) => ({
+      message: { ...text('hi'), messageId: 'm-same' },
+      configuration: { agentId },
+    });
+    const calls: Array<[string, (a: string) => Promise<string>]> = [
+      ['/a2a SendMessage', (a) => raw('/a2a', 'SendMessage', send(a))],
+      ['/a2a message/send', (a) => raw('/a2a', 'message/send', send(a))],
+      [
+        'per-agent SendMessage v1.0',
+        (a) => raw(`/agents/${a}/a2a`, 'SendMessage', { message: send(a).message }),
+      ],
+      [
+        'per-agent message/send v0.3',
+        (a) =>
+          raw(
+            `/agents/${a}/a2a`,
+            'message/send',
+            { message: { ...send(a).message, kind: 'message' } },
+            '0.3'
+          ),
+      ],
+      ['per-agent ListTasks', (a) => raw(`/agents/${a}/a2a`, 'ListTasks', {})],
+      ['per-agent GetTask', (a) => raw(`/agents/${a}/a2a`, 'GetTask', { id: taskId })],
+    ];
+    for (const [what, call] of calls) {
+      const hidden = await call(id.bob!);
+      const unknown = await call(UNKNOWN);
+      console.log(`${what}: ${hidden}`);
+      expect(neutral(hidden, id.bob!), what).toBe(neutral(unknown, UNKNOWN));
+      expect(hidden, what).not.toMatch(/bob|zebrafish|Paris|-32015/);
+    }
+    const viaSocket = await connectWsAgent(h.url, key.mallory);
+    try {
+      const answers: string[] = [];
+      viaSocket.ws.on('message', (d: Buffer) => {
+        const s = d.toString();
+        if (s.includes('"jsonrpc"')) answers.push(s);
+      });
+      for (const agentId of [id.bob!, UNKNOWN]) {
+        viaSocket.send({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: send(agentId) });
+      }
+      await vi.waitFor(() => expect(answers).toHaveLength(2));
+      console.log(`websocket SendMessage: ${answers[0]}`);
+      expect(neutral(answers[0], id.bob!)).toBe(neutral(answers[1], UNKNOWN));
+      expect(answers[0]).toContain('-32016');
+    } finally {
+      await viaSocket.close();
+    }
     // Nothing reached bob.
     expect(bob.frames.filter((f) => f.type === 'message')).toHaveLength(1);
+  });
+
+  it('its own tenant may still message it', async () => {
+    const r = await rpc(h.url, key.carol, 'SendMessage', {
+      message: text('for bob, from carol'),
+      configuration: { agentId: id.bob },
+    });
+    expect(r.error).toBeUndefined();
+    await bob.next('message');
+  });
+
+  it('an admin key, which sees the agent, is refused with -32015', async () => {
+    const r = await rpc(h.url, key.adminA, 'SendMessage', {
+      message: text('from the admin'),
+      configuration: { agentId: id.pub },
+    });
+    expect(r.error?.code).toBe(-32015);
   });
 });
 
