@@ -56,6 +56,12 @@ describe('webhook deliveries, one destination at a time', () => {
     // More due deliveries than one claim used to take (50), all older than the healthy one.
     for (let i = 1; i <= 60; i += 1) await purchaseCredits(hub.sql, slow.tenantId, i);
     await until(() => slow.receiver.received.length >= 1);
+    // All 60 queued, so the healthy event's latency is the dispatcher's alone.
+    await until(async () => {
+      const [n] = await hub.sql<{ count: number }[]>`
+        select count(*)::int from webhook_deliveries where webhook_id = ${slow.webhookId}`;
+      return n?.count === 60;
+    });
 
     const fast = await tenantWithReceiver('Healthy');
     const key = (await issueAdminKey(hub.sql, fast.tenantId)).key;
