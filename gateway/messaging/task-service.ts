@@ -141,25 +141,28 @@ export class TaskService implements QueueDelegate {
     const recipient = await this.recipientOf(sender, req);
     assertAcceptsOutputModes(cardOf(recipient), req.acceptedOutputModes);
     const queue = this.mustQueue(recipient);
+    const partition = taskPartitionForSender(sender.agentId, this.o.partitions);
+    const contextId = req.contextId ?? newContextId();
+    // Allocated before the offline check so that a refused send's message.failed and error carry
+    // the id the task would have had (receivers key idempotency on taskId); no task is stored.
+    const taskId = newTaskId(partition);
     if (queue && req.ttlSeconds === 0) {
       this.reportFailed(sender.tenantId, {
-        taskId: null,
-        contextId: req.contextId ?? null,
+        taskId,
+        contextId,
         from: sender.agentId,
         to: recipient.id,
         error: `${NO_ENDPOINT} (x-ttl 0: not queued)`,
       });
       throw new HubError('RECIPIENT_OFFLINE', `agent ${recipient.id} is offline and x-ttl is 0`, {
-        data: { agentId: recipient.id },
+        data: { agentId: recipient.id, taskId, contextId },
       });
     }
 
     const at = this.now();
-    const partition = taskPartitionForSender(sender.agentId, this.o.partitions);
     const configuration = configurationOf(req);
-    const contextId = req.contextId ?? newContextId();
     const input: TaskInput = {
-      id: newTaskId(partition),
+      id: taskId,
       contextId,
       senderId: sender.agentId,
       recipientId: recipient.id,
@@ -353,8 +356,8 @@ export class TaskService implements QueueDelegate {
   private reportFailed(
     tenantId: string,
     data: {
-      taskId: string | null;
-      contextId: string | null;
+      taskId: string;
+      contextId: string;
       from: string;
       to: string;
       error: string;

@@ -2,6 +2,9 @@
 // delivery rows in PostgreSQL (one per subscribed webhook, idempotent per event id) and acks it;
 // a poller on every node claims due rows with a lease and POSTs them. The schedule lives in those
 // rows, so a hub restart between retries loses nothing and repeats no success (decisions.md §9).
+// Each webhook is its own destination: a node sends at most PER_DESTINATION deliveries to one at a
+// time and never waits on one destination to claim for another, so a receiver that hangs until
+// the timeout delays only its own deliveries (issue 18: a batch once waited for its slowest).
 import { AckPolicy, DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import {
   claimDueDeliveries,
@@ -34,12 +37,16 @@ export interface WebhookDispatcherOptions {
   readonly pollMs?: number;
   /** How long a claimed delivery is reserved for the claiming node. */
   readonly leaseMs?: number;
+  /** Deliveries in flight at once to one webhook from this node. */
+  readonly perDestination?: number;
+  /** Deliveries in flight at once from this node, all webhooks together. */
+  readonly maxInFlight?: number;
 }
 
 export interface WebhookDispatcher {
   /** Consume HUB_EVENTS from `bus` and poll for due deliveries. */
   start(bus: Bus): Promise<void>;
-  /** Send every delivery due now (what the poller runs); resolves with how many were tried. */
+  /** Claim and send the deliveries due now; resolves, once they were tried, with how many. */
   tick(): Promise<number>;
   /** Turn one stored event into deliveries. */
   ingest(e: { tenantId: string; eventId: string; event: string; body: string }): Promise<number>;
@@ -86,39 +93,128 @@ export async function postWebhook(
   }
 }
 
+/** Enough to keep a receiver busy without letting one destination hold many sockets. */
+export const PER_DESTINATION = 4;
+const MAX_IN_FLIGHT = 1_000;
+/** Rows claimed per query; a full batch is followed at once by another. */
+const CLAIM_BATCH = 100;
+
 export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDispatcher {
   const now = o.now ?? Date.now;
   const leaseMs = o.leaseMs ?? 2 * WEBHOOK_TIMEOUT_MS;
+  const perDestination = o.perDestination ?? PER_DESTINATION;
+  const maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT;
   let timer: NodeJS.Timeout | undefined;
   let messages: ConsumerMessages | undefined;
   let consuming: Promise<void> = Promise.resolve();
-  let ticking: Promise<number> | undefined;
+  let stopped = false;
+  /** Set by start(): claims then also follow freed slots and retry times, not only tick(). */
+  let polling = false;
+  /** This node's deliveries in flight, by webhook id: the slots the claim must leave alone. */
+  const inFlight = new Map<string, number>();
+  let inFlightTotal = 0;
+  const attempts = new Set<Promise<void>>();
+  /** Wake-ups at the exact time of a retry this node scheduled, so the poll period adds nothing. */
+  const retryTimers = new Set<NodeJS.Timeout>();
+  let claiming: Promise<void> | undefined;
+  let claimAgain = false;
 
   const attempt = async (d: DueDelivery): Promise<void> => {
     const result = await postWebhook(d, now(), o.guard);
     const at = now();
     const n = d.attempts + 1;
+    const retry = result.ok || result.final === true ? null : retryAt(n, d.maxAttempts, at);
     await recordAttempt(
       o.sql,
       { id: d.id, webhookId: d.webhookId },
-      result.ok
-        ? result
-        : {
-            ok: false,
-            error: result.error,
-            retryAt: result.final === true ? null : retryAt(n, d.maxAttempts, at),
-          },
+      result.ok ? result : { ok: false, error: result.error, retryAt: retry },
       new Date(at)
     );
     if (!result.ok)
       o.log.warn({ delivery: d.id, attempt: n, error: result.error }, 'webhook delivery failed');
+    if (retry !== null && !stopped) {
+      // A few ms late, so the row is surely due when the claim reads it.
+      const t = setTimeout(
+        () => {
+          retryTimers.delete(t);
+          poll();
+        },
+        retry.getTime() - at + 5
+      );
+      t.unref();
+      retryTimers.add(t);
+    }
+  };
+
+  const start = (d: DueDelivery): Promise<void> => {
+    inFlight.set(d.webhookId, (inFlight.get(d.webhookId) ?? 0) + 1);
+    inFlightTotal += 1;
+    const p = attempt(d)
+      .catch((err: unknown) => o.log.warn({ err, delivery: d.id }, 'webhook attempt not recorded'))
+      .finally(() => {
+        attempts.delete(p);
+        const wasFull =
+          inFlightTotal >= maxInFlight || inFlight.get(d.webhookId) === perDestination;
+        inFlightTotal -= 1;
+        const left = (inFlight.get(d.webhookId) ?? 1) - 1;
+        if (left > 0) inFlight.set(d.webhookId, left);
+        else inFlight.delete(d.webhookId);
+        // Only a full destination (or node) can have left due rows behind: claim them now.
+        if (wasFull) poll();
+      });
+    attempts.add(p);
+    return p;
+  };
+
+  /** Claims what is due for destinations with free slots and starts it; never waits for a POST. */
+  const claim = async (): Promise<Promise<void>[]> => {
+    const started: Promise<void>[] = [];
+    for (;;) {
+      const room = Math.min(CLAIM_BATCH, maxInFlight - inFlightTotal);
+      if (room <= 0 || stopped) return started;
+      const t = now();
+      const due = await claimDueDeliveries(o.sql, {
+        now: new Date(t),
+        leaseUntil: new Date(t + leaseMs),
+        limit: room,
+        perDestination,
+        inFlight,
+      });
+      for (const d of due) started.push(start(d));
+      if (due.length < room) return started;
+    }
+  };
+
+  /** One claim at a time per node; a poll during it runs another right after. */
+  const runClaim = (): Promise<Promise<void>[]> => {
+    const p = claim().finally(() => {
+      claiming = undefined;
+      if (claimAgain) {
+        claimAgain = false;
+        poll();
+      }
+    });
+    claiming = p.then(
+      () => undefined,
+      () => undefined
+    );
+    return p;
+  };
+
+  const poll = (): void => {
+    if (stopped || !polling) return;
+    if (claiming !== undefined) {
+      claimAgain = true;
+      return;
+    }
+    runClaim().catch((err: unknown) => o.log.warn({ err }, 'webhook poll failed'));
   };
 
   const tick = async (): Promise<number> => {
-    const t = now();
-    const due = await claimDueDeliveries(o.sql, new Date(t), new Date(t + leaseMs), 50);
-    await Promise.all(due.map(attempt));
-    return due.length;
+    while (claiming !== undefined) await claiming;
+    const started = await runClaim();
+    await Promise.all(started);
+    return started.length;
   };
 
   const ingest: WebhookDispatcher['ingest'] = (e) =>
@@ -152,29 +248,28 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
             const { event } = decodeHubEvent(m.data);
             await ingest({ tenantId, eventId, event, body: m.string() });
             m.ack();
+            poll();
           } catch (err) {
             o.log.warn({ err, eventId }, 'could not queue webhook deliveries; will retry');
             m.nak(1_000);
           }
         }
       })();
-      const poll = (): void => {
-        ticking ??= tick()
-          .catch((err: unknown) => {
-            o.log.warn({ err }, 'webhook poll failed');
-            return 0;
-          })
-          .finally(() => (ticking = undefined));
-      };
+      polling = true;
       timer = setInterval(poll, o.pollMs ?? 250);
       timer.unref();
     },
     async stop() {
+      stopped = true;
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
+      for (const t of retryTimers) clearTimeout(t);
+      retryTimers.clear();
       await messages?.close();
       await consuming.catch(() => undefined);
-      await ticking;
+      await claiming;
+      // Attempts in flight end within the request timeout; their outcome is recorded, not lost.
+      await Promise.allSettled([...attempts]);
     },
   };
 }

@@ -2,6 +2,7 @@
 export {
   createWebhookDispatcher,
   DISPATCHER_CONSUMER,
+  PER_DESTINATION,
   postWebhook,
   type WebhookDispatcher,
   type WebhookDispatcherOptions,

@@ -32,12 +32,8 @@ export interface HubEventData {
   'message.sent': MessageRef;
   'message.delivered': MessageRef & { deliveryMethod: 'websocket' | 'http' };
   'message.received': MessageRef;
-  /** taskId/contextId are null when no task was created (x-ttl 0 to an offline recipient). */
-  'message.failed': Omit<MessageRef, 'taskId' | 'contextId'> & {
-    taskId: string | null;
-    contextId: string | null;
-    error: string;
-  };
+  /** For x-ttl 0 to an offline recipient no task is stored: taskId is the id it would have had. */
+  'message.failed': MessageRef & { error: string };
   'credits.low_balance': { currentBalance: number; threshold: number; currency: string };
   'credits.purchased': { amount: number; currency: string; balance: number };
 }

@@ -373,6 +373,12 @@ describe('sending to an offline WebSocket agent', () => {
     expect(typeof error).toBe('string');
     expect((error as string).length).toBeGreaterThan(0);
     expect(Date.parse(ev.timestamp)).not.toBeNaN();
+    // The event and the error name the id the task would have had; no task has it.
+    const wouldBe = (r.error?.data as { taskId?: unknown } | undefined)?.taskId;
+    expect(wouldBe).toMatch(/^task-[0-9a-f]{4}/);
+    expect(ev.data).toMatchObject({ taskId: wouldBe });
+    const g = await rpc(hub.url, t.key.alice, 'GetTask', { id: wouldBe });
+    expect(g.error?.code).toBe(-32001);
 
     // A message that may be queued, sent afterwards, shows that the queue drains on connect.
     const control = await sendQueued(t.key.alice!, t.id.bob!, 'control');

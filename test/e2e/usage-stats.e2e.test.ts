@@ -16,7 +16,7 @@ let hub: Hub;
 let bob: TestWsAgent;
 let carol: TestWsAgent;
 const keys = { alice: '', bob: '', carol: '', admin: '' };
-const ids = { alice: '', bob: '', carol: '' };
+const ids = { alice: '', bob: '', carol: '', tenant: '' };
 
 interface UsageDay {
   date: string;
@@ -50,6 +50,7 @@ beforeAll(async () => {
   hub = await startHub(testHubConfig(nats, db, { PARTITIONS: '4' }), silentLogger);
   const acme = await createTenant(hub.sql, { name: 'Acme' });
   const beta = await createTenant(hub.sql, { name: 'Beta' });
+  ids.tenant = acme.id;
   for (const [name, tenantId, visibility] of [
     ['alice', acme.id, 'private'],
     ['bob', acme.id, 'private'],
@@ -95,6 +96,16 @@ describe('GET /api/usage', () => {
     const bobUsage = await get<{ usage: UsageDay[] }>('/api/usage?days=1', keys.bob);
     expect(bobUsage.body.usage).toEqual([
       expect.objectContaining({ date: today(), messages_sent: 0, messages_received: 2 }),
+    ]);
+  });
+
+  it('reports 0 bytes on days without messages', async () => {
+    const r = await get<{ usage: UsageDay[] }>('/api/usage?days=30', keys.alice);
+    expect(r.body.usage.slice(0, 29).map((d) => d.bytes_transferred)).toEqual(Array(29).fill(0));
+    const quiet = await createAgent(hub.sql, { tenantId: ids.tenant, name: 'quiet' });
+    const q = await get<{ usage: UsageDay[] }>('/api/usage?days=1', quiet.apiKey);
+    expect(q.body.usage).toEqual([
+      { date: today(), messages_sent: 0, messages_received: 0, bytes_transferred: 0 },
     ]);
   });
 

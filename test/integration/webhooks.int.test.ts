@@ -1,8 +1,10 @@
 // The webhook dispatcher against real PostgreSQL and a real local HTTP receiver, with an injected
 // clock: signed deliveries, the 1 s / 5 s / 30 s retry schedule, the `failing` mark and recovery,
-// and a dispatcher restart between retries that loses nothing and repeats no success.
+// a dispatcher restart between retries that loses nothing and repeats no success, and claims per
+// destination that two nodes never share.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  claimDueDeliveries,
   createDb,
   createTenant,
   createWebhook,
@@ -153,5 +155,47 @@ describe('webhook dispatcher', () => {
     expect(receiver.received.map((r) => r.headers['x-hub-delivery'])).toHaveLength(2);
     expect(new Set(receiver.received.map((r) => r.headers['x-hub-delivery'])).size).toBe(1);
     expect((await listWebhooks(db, tenantId))[0]?.status).toBe('active');
+  });
+});
+
+describe('claiming per destination', () => {
+  it('takes at most perDestination rows of a webhook, other webhooks’ rows too, none twice', async () => {
+    const d = dispatcher();
+    const other = await createWebhook(db, {
+      tenantId,
+      url: `${receiver.url}?other`,
+      events: ['credits.low_balance'],
+    });
+    clock = 2_000_000_000_000;
+    for (let i = 0; i < 10; i += 1) await d.ingest(event()); // credits.purchased: the first hook
+    await d.ingest(event('credits.low_balance')); // both hooks
+    const claim = (inFlight: Map<string, number>) =>
+      claimDueDeliveries(db, {
+        now: new Date(clock),
+        leaseUntil: new Date(clock + 10_000),
+        limit: 50,
+        perDestination: 4,
+        inFlight,
+      });
+    // Two nodes claiming at once: disjoint rows, each within its own per-destination slots.
+    const [a, b] = await Promise.all([claim(new Map()), claim(new Map())]);
+    const ids = [...a, ...b].map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const batch of [a, b]) {
+      const first = batch.filter((r) => r.webhookId !== other.webhook.id).length;
+      expect(first).toBeLessThanOrEqual(4);
+    }
+    expect([...a, ...b].filter((r) => r.webhookId === other.webhook.id)).toHaveLength(1);
+    expect(ids).toHaveLength(9); // 4 + 4 of the first hook's 11, and the other hook's one
+    // A node whose slots for the first hook are taken claims none of its 3 remaining rows.
+    const firstId = a.find((r) => r.webhookId !== other.webhook.id)!.webhookId;
+    expect(await claim(new Map([[firstId, 4]]))).toEqual([]);
+    expect(await claim(new Map([[firstId, 3]]))).toHaveLength(1);
+    // The last 2 unleased rows; then every row is leased, until the lease ends (a node died
+    // mid-attempt) and they are due again: 4 + 1.
+    expect(await claim(new Map())).toHaveLength(2);
+    expect(await claim(new Map())).toEqual([]);
+    clock += 10_000;
+    expect((await claim(new Map())).length).toBe(5);
   });
 });

@@ -1,6 +1,6 @@
 // A local HTTP receiver of account webhooks for tests: verifies each signature with the secret it
-// is given, records every request, and answers with whatever status `respond` says (to fail on
-// purpose).
+// is given, records every request with its arrival time, and answers with whatever status
+// `respond` says (to fail on purpose), or never while `hang` is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature } from '../../gateway/webhooks/index.js';
@@ -11,6 +11,8 @@ export interface ReceivedWebhook {
   readonly json: { event: string; timestamp: string; data: Record<string, unknown> };
   /** The signature checked against the receiver's secret. */
   readonly signatureValid: boolean;
+  /** When the request arrived (Date.now()). */
+  readonly at: number;
 }
 
 export interface WebhookReceiver {
@@ -19,13 +21,16 @@ export interface WebhookReceiver {
   secret: string;
   /** The status to answer the next requests with (default 200). */
   respond: number;
+  /** While true, requests are recorded and never answered (a receiver that hangs). */
+  hang: boolean;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  const state = { secret, respond: 200 };
+  const state = { secret, respond: 200, hang: false };
   const server: Server = createServer((req, res) => {
+    const at = Date.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -37,7 +42,9 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
         body,
         json: JSON.parse(body) as ReceivedWebhook['json'],
         signatureValid: verifySignature(state.secret, body, headers['x-hub-signature']),
+        at,
       });
+      if (state.hang) return;
       res.statusCode = state.respond;
       res.end('ok');
     });
@@ -59,6 +66,17 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
     set respond(n: number) {
       state.respond = n;
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    get hang() {
+      return state.hang;
+    },
+    set hang(h: boolean) {
+      state.hang = h;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // Requests left hanging would keep close() waiting for ever.
+        server.closeAllConnections();
+      }),
   };
 }

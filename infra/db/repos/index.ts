@@ -74,6 +74,7 @@ export {
 } from './credits.repo.js';
 export {
   claimDueDeliveries,
+  type ClaimDeliveriesOptions,
   createWebhook,
   deleteWebhook,
   enqueueDeliveries,

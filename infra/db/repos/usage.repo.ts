@@ -67,8 +67,10 @@ export async function usageByDay(
     select to_char(d.day, 'YYYY-MM-DD') as date,
       count(s.id) filter (where s.is_sent)::int as messages_sent,
       count(s.id) filter (where s.is_received)::int as messages_received,
-      coalesce(sum(octet_length(coalesce(s.task->'messages', '[]')::text)
-        + octet_length(coalesce(s.task->'artifacts', '[]')::text)), 0)::float8 as bytes_transferred
+      -- A day without tasks still has one joined row, all null: counting a '[]' default for it
+      -- reported 4 bytes on empty days. Absent messages or artifacts weigh nothing.
+      coalesce(sum(coalesce(octet_length(s.task->>'messages'), 0)
+        + coalesce(octet_length(s.task->>'artifacts'), 0)), 0)::float8 as bytes_transferred
     from d left join s on s.day = d.day
     group by d.day order by d.day`;
   // The pool's camelCase transform renamed the columns; the spec wants snake_case names.

@@ -155,22 +155,53 @@ export interface DueDelivery {
   readonly maxAttempts: number;
 }
 
+export interface ClaimDeliveriesOptions {
+  readonly now: Date;
+  /** The claimed rows' next_at moves here: no node takes them again before. */
+  readonly leaseUntil: Date;
+  /** At most this many rows in all. */
+  readonly limit: number;
+  /** At most this many rows of one webhook in flight on the claiming node. */
+  readonly perDestination: number;
+  /** The claiming node's deliveries in flight, by webhook id (their slots are taken). */
+  readonly inFlight: ReadonlyMap<string, number>;
+}
+
 /**
- * Claim up to `limit` due deliveries: their next_at moves to `leaseUntil`, so no other node takes
- * them meanwhile, and a node that dies mid-attempt leaves them due again once the lease ends.
+ * Claim due deliveries, per destination: for each webhook with pending rows, its earliest due
+ * rows up to the slots the node has free for it, so a receiver that hangs never takes another's
+ * turn. Their next_at moves to `leaseUntil`, so no other node takes them meanwhile, and a node
+ * that dies mid-attempt leaves them due again once the lease ends. Webhooks with pending rows are
+ * found by a skip scan of the destination index (one probe per webhook, not per row).
  */
 export async function claimDueDeliveries(
   sql: Queryable,
-  now: Date,
-  leaseUntil: Date,
-  limit: number
+  o: ClaimDeliveriesOptions
 ): Promise<DueDelivery[]> {
+  const busyIds = [...o.inFlight.keys()];
+  const busyCounts = busyIds.map((id) => o.inFlight.get(id) ?? 0);
   return sql<DueDelivery[]>`
-    with due as (
-      select d.id from webhook_deliveries d
-      where d.status = 'pending' and d.next_at <= ${now}
-      order by d.next_at limit ${limit} for update skip locked)
-    update webhook_deliveries d set next_at = ${leaseUntil}, updated_at = ${now}
+    with recursive dest(webhook_id) as (
+      (select webhook_id from webhook_deliveries where status = 'pending'
+        order by webhook_id limit 1)
+      union all
+      select (select d.webhook_id from webhook_deliveries d
+               where d.status = 'pending' and d.webhook_id > dest.webhook_id
+               order by d.webhook_id limit 1)
+      from dest where dest.webhook_id is not null
+    ), free as (
+      select dest.webhook_id, ${o.perDestination}::int - coalesce(b.used, 0) as slots
+      from dest left join unnest(${busyIds}::text[], ${busyCounts}::int[]) as b(webhook_id, used)
+        on b.webhook_id = dest.webhook_id
+      where dest.webhook_id is not null
+    ), due as (
+      select c.id, c.next_at from free f cross join lateral (
+        select d.id, d.next_at from webhook_deliveries d
+        where d.webhook_id = f.webhook_id and d.status = 'pending' and d.next_at <= ${o.now}
+        order by d.next_at limit greatest(f.slots, 0)
+        for update skip locked) c
+      order by c.next_at limit ${o.limit})
+    update webhook_deliveries d set next_at = ${o.leaseUntil}, updated_at = ${o.now}
     from due, webhooks w
     where d.id = due.id and w.id = d.webhook_id
     returning d.id, d.webhook_id, w.url, w.secret, d.event, d.body, d.attempts, d.max_attempts`;
