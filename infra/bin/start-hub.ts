@@ -248,7 +248,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   });
   queues.start();
   presence.onChange((agentId, entry) => queues.presenceChanged(agentId, entry !== undefined));
-  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
+  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }), metrics);
   const tasks = new TaskService({
     host,
     queues,

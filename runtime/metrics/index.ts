@@ -106,3 +106,4 @@ export function createMetrics(
     }),
   };
 }
+export { rowsSetAside } from './rows-set-aside.js';
