@@ -150,7 +150,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'ratelimit' }),
   });
   rateLimiter.start();
-  const outboxRelay = createOutboxRelay({ sql, bus, log: log.child({ component: 'outbox' }) });
+  const outboxRelay = createOutboxRelay({
+    sql,
+    bus,
+    log: log.child({ component: 'outbox' }),
+    metrics,
+  });
   outboxRelay.start();
   // One guard for every call the hub makes to a registered URL (HTTP agents, webhooks).
   const outbound = createOutboundGuard({ allowPrivate: config.outboundAllowPrivate });
