@@ -1,35 +1,25 @@
 // The PostgreSQL tasks index behind ListTasks and contextId replies. The owner of a task's
 // partition writes it from the durable-change hook in small batches (no second read of the log);
 // when a partition activates, every task snapshot the restore reads is written again, which
-// repairs whatever a crashed owner had not yet flushed. Rows only move to a newer rev.
-import postgres from 'postgres';
+// repairs whatever a crashed owner had not yet flushed. Rows only move to a newer rev. A row
+// PostgreSQL refuses on its own is set aside (logged, counted) so it never holds its batch back.
 import type { Logger } from '../../runtime/log/index.js';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
 import { rowsSetAside, type HubMetrics } from '../../runtime/metrics/index.js';
 import type { ListTasksParams, Task, TaskPage } from '../../runtime/protocol/index.js';
-import { listTasksFor, upsertTasks, type Principal, type Queryable } from '../../infra/db/index.js';
+import {
+  listTasksFor,
+  refusedForContent,
+  upsertTasks,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
 
 const FLUSH_MS = 20;
 const BATCH = 500;
 const RETRY_MS = 1000;
 /** Failed attempts of a batch before its rows are written one by one. */
 const BATCH_ATTEMPTS = 3;
-
-/**
- * SQLSTATE classes that say nothing about the rows: connection, transaction rollback, resources,
- * object in use, operator intervention, system and internal errors. Retried as they come; any
- * other refusal of a single row is that row's own.
- */
-const TRANSIENT_CLASSES = new Set(['08', '40', '53', '55', '57', '58', 'XX']);
-
-/** Did the server refuse the statement for what it holds (a data or constraint error)? */
-export function refusedForContent(err: unknown): boolean {
-  return (
-    err instanceof postgres.PostgresError &&
-    typeof err.code === 'string' &&
-    !TRANSIENT_CLASSES.has(err.code.slice(0, 2))
-  );
-}
 
 export class TaskIndexWriter {
   private pending = new Map<string, Task>();
@@ -100,7 +90,7 @@ export class TaskIndexWriter {
           return;
         }
         // The log (JetStream) keeps the task; only ListTasks and contextId replies miss it.
-        const e = err as postgres.PostgresError;
+        const e = err as Error & { code?: string };
         this.log.error(
           { taskId: task.id, rev: task.rev, code: e.code, reason: e.message },
           'task index row set aside: PostgreSQL refuses it'

@@ -47,6 +47,22 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 /**
+ * SQLSTATE classes that say nothing about the statement's values: connection, transaction
+ * rollback, insufficient resources, object in use, operator intervention, system and internal
+ * errors. Anything else the server answers is a refusal of what the statement holds.
+ */
+const TRANSIENT_CLASSES = new Set(['08', '40', '53', '55', '57', '58', 'XX']);
+
+/** Did the server refuse the statement for its values (a data or constraint error, …)? */
+export function refusedForContent(err: unknown): boolean {
+  return (
+    err instanceof postgres.PostgresError &&
+    typeof err.code === 'string' &&
+    !TRANSIENT_CLASSES.has(err.code.slice(0, 2))
+  );
+}
+
+/**
  * JSON for a jsonb column, sent as text and cast by the server (`$1::text::jsonb`). A plain string
  * parameter typed jsonb would be JSON-encoded a second time by postgres.js; the cast avoids the
  * guesswork. Every jsonb write of caller-supplied values goes through here.
