@@ -140,8 +140,10 @@ describe.each([
     const queued = answers.filter((a) => a.state === 'submitted').length;
     await agent.waitMessages(answers.length, 30_000);
     expect(queued, timeline).toBeGreaterThan(0);
-    expect(arrivals[0]! - welcomeAt, timeline).toBeLessThan(1_000);
-    expect(arrivals.at(-1)! - welcomeAt, timeline).toBeLessThan(answers.length * 100 + 2_000);
+    // Well under the 5 s a lost wake-up used to cost (the watchdog, a busy retry); slack for a
+    // shared 2-core machine.
+    expect(arrivals[0]! - welcomeAt, timeline).toBeLessThan(2_000);
+    expect(arrivals.at(-1)! - welcomeAt, timeline).toBeLessThan(answers.length * 100 + 3_000);
     await agent.close();
     second.kill('SIGTERM');
     await second.exited;
