@@ -230,4 +230,30 @@ describe('queue machine', () => {
     await settle();
     expect(d.getSnapshot().value).toBe('idle');
   });
+
+  it.each(['offline', 'busy'] as const)(
+    'retries at once when the recipient came online during an attempt that ended %s',
+    async (missed) => {
+      const clock = new SimulatedClock();
+      const attempts: Array<(o: DeliverHeadOutput) => void> = [];
+      const deliverHead = fromPromise<DeliverHeadOutput, DeliverHeadInput>(
+        () => new Promise((resolve) => attempts.push(resolve))
+      );
+      const machine = queueMachine.provide({ actors: { deliverHead } });
+      const a = createActor(machine, { input: { ...ws, online: true }, clock }).start();
+      a.send({ type: 'queue.enqueued', seq: 1 });
+      await settle();
+      expect(attempts).toHaveLength(1);
+      // The attempt looked before the socket existed; the socket's wake-up comes meanwhile.
+      a.send({ type: 'recipient.online' });
+      attempts[0]!({ outcome: missed, reason: `recipient ${missed}` });
+      await settle();
+      expect(attempts).toHaveLength(2);
+      expect(a.getSnapshot().matches({ draining: 'delivering' })).toBe(true);
+      attempts[1]!({ outcome: 'delivered', seq: 1 });
+      await settle();
+      expect(a.getSnapshot().context).toMatchObject({ delivered: 1, online: true });
+      a.stop();
+    }
+  );
 });

@@ -28,6 +28,12 @@ export interface QueueContext {
   lastError: string | null;
   /** How long the last successful delivery took: the pacing delay subtracts it (10/s from start to start). */
   lastTookMs: number;
+  /**
+   * The recipient came online while an attempt was running. That attempt may have looked before
+   * the socket existed and end offline or busy; without this the wake-up was lost and the queue
+   * sat idle (or waited 5 s) beside a connected agent.
+   */
+  wokenMeanwhile: boolean;
 }
 
 /** Stands in until the host provides the real delivery with machine.provide(). */
@@ -75,10 +81,13 @@ export const queueMachine = setup({
     isHttp: ({ context }) => context.transport === 'http',
     isWebSocket: ({ context }) => context.transport === 'websocket',
     isOnline: ({ context }) => context.online,
+    wokenMeanwhile: ({ context }) => context.wokenMeanwhile,
   },
   actions: {
     markOnline: assign({ online: true }),
     markOffline: assign({ online: false }),
+    markWoken: assign({ online: true, wokenMeanwhile: true }),
+    clearWoken: assign({ wokenMeanwhile: false }),
     recordOutcome: assign(({ context, event }) => {
       const out = outputOf(event);
       if (out === undefined) return {};
@@ -134,6 +143,7 @@ export const queueMachine = setup({
     lastSeq: null,
     lastError: null,
     lastTookMs: 0,
+    wokenMeanwhile: false,
   }),
   initial: 'idle',
   on: {
@@ -168,6 +178,8 @@ export const queueMachine = setup({
         delivering: {
           // No queue.resume here: restoring a snapshot taken in this state restarts deliverHead.
           description: 'deliverHead runs; an expired head is dropped, never delivered',
+          entry: 'clearWoken',
+          on: { 'recipient.online': { actions: 'markWoken' } },
           invoke: {
             src: 'deliverHead',
             input: deliverInput,
@@ -181,6 +193,13 @@ export const queueMachine = setup({
                 guard: { type: 'outcomeIs', params: { outcome: 'empty' } },
                 target: '#queue.idle',
                 actions: 'recordOutcome',
+              },
+              {
+                // The socket it missed exists now: try again at once.
+                guard: 'wokenMeanwhile',
+                target: 'delivering',
+                reenter: true,
+                actions: ['recordOutcome', 'markOnline'],
               },
               {
                 guard: and([

@@ -2,7 +2,7 @@
 // same transaction; a card enters a lane only while holding that lane's row lock, so WIP limits
 // are exact under concurrency (lane lock first, card lock second, everywhere).
 import { InternalError } from '../../runtime/errors/index.js';
-import { inTransaction, type Queryable } from '../../infra/db/index.js';
+import { inTransaction, jsonText, type Queryable } from '../../infra/db/index.js';
 import { fail } from '../kit/index.js';
 import { liveCardCount, lockLane, type Tx } from './boards.store.js';
 import type { CardQuery } from './filters.js';
@@ -64,7 +64,7 @@ export async function appendEvent(
   await tx.unsafe(
     `insert into kanban_card_events (tenant_id, owner_agent_id, card_id, kind, details, at)
      values ($1, $2, $3, $4, $5::text::jsonb, $6)`,
-    [o.tenantId, o.agentId, cardId, kind, JSON.stringify(details), at]
+    [o.tenantId, o.agentId, cardId, kind, jsonText(details), at]
   );
 }
 

@@ -51,6 +51,24 @@ export class Presence {
     })();
     // An empty bucket sends no initial entry; don't wait forever for one.
     await Promise.race([initial, new Promise((r) => setTimeout(r, 500))]);
+    await this.forgetPreviousRun();
+  }
+
+  /**
+   * Entries naming this node from before it started are a killed process's (same NODE_ID): this
+   * one holds no socket yet. Its node is live again, so they would pass for connections for ever:
+   * sends to those agents were pushed into nothing and queued, and their queues retried a socket
+   * that did not exist. Runs before the gateway accepts a socket.
+   */
+  private async forgetPreviousRun(): Promise<void> {
+    for (const [agentId, e] of [...this.entries]) {
+      if (e.nodeId !== this.o.nodeId) continue;
+      this.entries.delete(agentId);
+      this.emit(agentId, undefined);
+      await this.kv.delete(presenceKey(agentId)).catch((err: unknown) => {
+        this.o.log.warn({ err, agentId }, 'stale presence delete failed');
+      });
+    }
   }
 
   stop(): void {

@@ -204,13 +204,14 @@ export class QueueService implements PartitionHandler {
   }
 
   start(): void {
-    // Safety net: a connected WebSocket recipient whose queue sits idle with messages (a missed
-    // presence change) is woken. Cheap: only recipients with queued messages have actors.
+    // Safety net: a connected WebSocket recipient whose queue sits idle, or waits after a failed
+    // attempt, with messages (a missed presence change) is woken. Cheap: only recipients with
+    // queued messages have actors.
     this.watchdog = setInterval(() => {
       for (const qp of this.parts.values()) {
         for (const [recipientId, a] of qp.actors) {
           if (
-            a.getSnapshot().value === 'idle' &&
+            !a.getSnapshot().matches('draining') &&
             qp.transports.get(recipientId) === 'websocket' &&
             qp.index.queuedFor(recipientId) > 0 &&
             this.o.isOnline(recipientId)

@@ -1,25 +1,42 @@
 // The PostgreSQL tasks index behind ListTasks and contextId replies. The owner of a task's
 // partition writes it from the durable-change hook in small batches (no second read of the log);
 // when a partition activates, every task snapshot the restore reads is written again, which
-// repairs whatever a crashed owner had not yet flushed. Rows only move to a newer rev.
+// repairs whatever a crashed owner had not yet flushed. Rows only move to a newer rev. A row
+// PostgreSQL refuses on its own is set aside (logged, counted) so it never holds its batch back.
 import type { Logger } from '../../runtime/log/index.js';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
+import { rowsSetAside, type HubMetrics } from '../../runtime/metrics/index.js';
 import type { ListTasksParams, Task, TaskPage } from '../../runtime/protocol/index.js';
-import { listTasksFor, upsertTasks, type Principal, type Queryable } from '../../infra/db/index.js';
+import {
+  listTasksFor,
+  refusedForContent,
+  upsertTasks,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
 
 const FLUSH_MS = 20;
 const BATCH = 500;
 const RETRY_MS = 1000;
+/** Failed attempts of a batch before its rows are written one by one. */
+const BATCH_ATTEMPTS = 3;
 
 export class TaskIndexWriter {
   private pending = new Map<string, Task>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Consecutive failed attempts of a batch; at BATCH_ATTEMPTS the next one goes row by row. */
+  private failedAttempts = 0;
+  private readonly setAside: ((n: number) => void) | undefined;
 
   constructor(
     private readonly sql: Queryable,
-    private readonly log: Logger
-  ) {}
+    private readonly log: Logger,
+    metrics?: Pick<HubMetrics, 'registry'>
+  ) {
+    const counter = metrics ? rowsSetAside(metrics) : undefined;
+    this.setAside = counter && ((n) => counter.inc({ writer: 'task-index' }, n));
+  }
 
   /** Queue a task's latest state for the index (a newer rev replaces an older one). */
   add(task: Task): void {
@@ -45,14 +62,49 @@ export class TaskIndexWriter {
       const chunk = tasks.slice(i, i + BATCH);
       try {
         await upsertTasks(this.sql, chunk);
+        this.failedAttempts = 0;
       } catch (err) {
+        // One row the server refuses fails the whole statement, on every retry: after a few
+        // attempts (at once when the server named the content) the rows go one by one.
+        if (refusedForContent(err) || ++this.failedAttempts >= BATCH_ATTEMPTS) {
+          await this.writeOneByOne(chunk);
+          continue;
+        }
         // PostgreSQL is down or slow: keep the rows (newer revs win) and try again shortly.
         this.log.warn({ err, n: chunk.length }, 'task index write failed; will retry');
-        for (const t of chunk) this.add(t);
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.flush(), RETRY_MS);
+        this.retryLater(chunk);
       }
     }
+  }
+
+  /** Each row on its own: a row the server refuses is set aside, the others are written. */
+  private async writeOneByOne(chunk: Task[]): Promise<void> {
+    for (let i = 0; i < chunk.length; i++) {
+      const task = chunk[i]!;
+      try {
+        await upsertTasks(this.sql, [task]);
+      } catch (err) {
+        if (!refusedForContent(err)) {
+          this.log.warn({ err, n: chunk.length - i }, 'task index write failed; will retry');
+          this.retryLater(chunk.slice(i));
+          return;
+        }
+        // The log (JetStream) keeps the task; only ListTasks and contextId replies miss it.
+        const e = err as Error & { code?: string };
+        this.log.error(
+          { taskId: task.id, rev: task.rev, code: e.code, reason: e.message },
+          'task index row set aside: PostgreSQL refuses it'
+        );
+        this.setAside?.(1);
+      }
+    }
+    this.failedAttempts = 0;
+  }
+
+  private retryLater(rows: Task[]): void {
+    for (const t of rows) this.add(t);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), RETRY_MS);
   }
 }
 

@@ -104,10 +104,6 @@ const HANDOVER_GRACE_MS = 3000;
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
-/** A blocking SendMessage returns on these, or when the message went to the recipient's queue. */
-const answersBlockingSend = (t: Task): boolean =>
-  SETTLED.has(t.status.state) || t.delivery === 'queued';
-
 export class TaskService implements QueueDelegate {
   private readonly now: () => number;
   /** Owner side: last state announced per live task, to send task_update only on changes. */
@@ -174,28 +170,41 @@ export class TaskService implements QueueDelegate {
     };
     input.message.taskId = input.id;
     const key = `${sender.agentId}:${req.message.messageId}`;
-    if (queue && this.o.queues) {
-      const queued = await this.sendQueued(input, partition, key, recipient, req);
-      this.reportMessage('message.sent', queued);
-      return queued;
-    }
     // The task's owner delivers it once its creation is durable (onDurable); this node answers.
     const addr = { kind: 'task', id: input.id, partition };
     const waiter = req.blocking
-      ? this.waitSettled(addr, this.blockingMs(), answersBlockingSend)
+      ? this.waitSettled(addr, this.blockingMs(), this.answersBlockingSend)
       : undefined;
     try {
+      if (queue && this.o.queues) {
+        const queued = await this.sendQueued(input, partition, key, recipient, req);
+        this.reportMessage('message.sent', queued);
+        // The recipient was offline when this send was decided, but the queue's owner may have
+        // been activating (after a restart) while it connected: then the drain delivers it now.
+        if (!waiter || queued.id !== input.id || this.answersBlockingSend(queued)) return queued;
+        return (await waiter.result) ?? (await this.get(addr, queued));
+      }
       const created = await this.o.host.send(addr, undefined, { input, key });
       const task = created.view.context as Task;
       // A repeat of a message already accepted: the same task, delivered once (by its owner).
       if (!created.created) return task;
       this.reportMessage('message.sent', task);
-      if (!waiter || answersBlockingSend(task)) return task;
+      if (!waiter || this.answersBlockingSend(task)) return task;
       return (await waiter.result) ?? (await this.get(addr, task));
     } finally {
       waiter?.cancel();
     }
   }
+
+  /**
+   * A blocking SendMessage returns once the task settles, or once its message went to the queue of
+   * a recipient that is not connected. A connected recipient's queue drains to it now (a send that
+   * raced its connect, or one that waits behind messages queued just before), so the caller keeps
+   * waiting rather than being told `submitted` by an agent that is there.
+   */
+  private readonly answersBlockingSend = (t: Task): boolean =>
+    SETTLED.has(t.status.state) ||
+    (t.delivery === 'queued' && !this.o.presence.isOnline(t.recipientId));
 
   private blockingMs(): number {
     return this.o.blockingTimeoutMs ?? 60_000;
@@ -222,7 +231,7 @@ export class TaskService implements QueueDelegate {
     }
     const message: Message = { ...req.message, contextId: current.contextId, taskId };
     const waiter = req.blocking
-      ? this.waitSettled(addr, this.blockingMs(), answersBlockingSend)
+      ? this.waitSettled(addr, this.blockingMs(), this.answersBlockingSend)
       : undefined;
     try {
       const r = await this.o.host.send(addr, {
@@ -233,7 +242,7 @@ export class TaskService implements QueueDelegate {
       } satisfies TaskEvent);
       const task = r.view.context as Task;
       if (r.changed) this.reportMessage('message.sent', task);
-      if (!waiter || answersBlockingSend(task)) return task;
+      if (!waiter || this.answersBlockingSend(task)) return task;
       return (await waiter.result) ?? (await this.get(addr, task));
     } finally {
       waiter?.cancel();

@@ -150,7 +150,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'ratelimit' }),
   });
   rateLimiter.start();
-  const outboxRelay = createOutboxRelay({ sql, bus, log: log.child({ component: 'outbox' }) });
+  const outboxRelay = createOutboxRelay({
+    sql,
+    bus,
+    log: log.child({ component: 'outbox' }),
+    metrics,
+  });
   outboxRelay.start();
   // One guard for every call the hub makes to a registered URL (HTTP agents, webhooks).
   const outbound = createOutboundGuard({ allowPrivate: config.outboundAllowPrivate });
@@ -248,7 +253,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   });
   queues.start();
   presence.onChange((agentId, entry) => queues.presenceChanged(agentId, entry !== undefined));
-  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }));
+  const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }), metrics);
   const tasks = new TaskService({
     host,
     queues,

@@ -112,3 +112,4 @@ export function createMetrics(
     }),
   };
 }
+export { rowsSetAside } from './rows-set-aside.js';

@@ -1,7 +1,19 @@
-// The tasks index (0003) against real PostgreSQL: a caller's NUL in a message's text or metadata
-// (valid JSON, refused by jsonb) must not fail the batch it is written in, or any later one.
+// The tasks index (0003) against real PostgreSQL: a caller's NUL or lone surrogate in a message's
+// text or metadata (valid JSON, refused by jsonb) must not fail the batch it is written in, or any
+// later one; and a row PostgreSQL refuses whatever the writer does is set aside after bounded
+// attempts, with one log line and a counter, while the rest of its batch is written.
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, listTasksFor, migrate, upsertTasks, type Db } from '../../infra/db/index.js';
+import {
+  createDb,
+  jsonText,
+  listTasksFor,
+  migrate,
+  upsertTasks,
+  type Db,
+} from '../../infra/db/index.js';
+import { TaskIndexWriter } from '../../gateway/messaging/index.js';
+import { createMetrics } from '../../runtime/metrics/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
@@ -19,18 +31,30 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-function task(id: string, text: string, metadata: Record<string, unknown> = {}): Task {
+function task(
+  id: string,
+  text: string,
+  metadata: Record<string, unknown> = {},
+  agent = 'agent-sender'
+): Task {
   const now = Date.now();
   return {
     id,
     contextId: 'ctx-1',
-    senderId: 'agent-sender',
+    senderId: agent,
     recipientId: 'agent-recipient',
     senderTenantId: 'ten-a',
     recipientTenantId: 'ten-a',
     createdAt: now,
     status: { state: 'submitted', timestamp: now },
-    messages: [{ role: 'user', messageId: `m-${id}`, parts: [{ kind: 'text', text }], metadata }],
+    messages: [
+      {
+        role: 'user',
+        messageId: `m-${id}`,
+        parts: [{ kind: 'text', text }],
+        metadata,
+      },
+    ],
     artifacts: [],
     events: [],
     rev: 1,
@@ -43,12 +67,131 @@ describe('tasks index', () => {
       task('task-nul', 'a\u0000b', { 'k\u0000': 'v\u0000', plain: 'x\\u0000' }),
       task('task-plain', 'plain'),
     ]);
-    const { tasks } = await listTasksFor(sql, { agentId: 'agent-sender', pageSize: 10 });
+    const { tasks } = await listTasksFor(sql, {
+      agentId: 'agent-sender',
+      pageSize: 10,
+    });
     const byId = new Map(tasks.map((t) => [t.id, t]));
     expect(byId.get('task-plain')?.messages[0]?.parts).toEqual([{ kind: 'text', text: 'plain' }]);
     const nul = byId.get('task-nul')?.messages[0];
     expect(nul?.parts).toEqual([{ kind: 'text', text: 'a\uFFFDb' }]);
     // A literal backslash-u in a string is text, not an escape: it is kept as sent.
     expect(nul?.metadata).toEqual({ 'k\uFFFD': 'v\uFFFD', plain: 'x\\u0000' });
+  });
+
+  it('stores lone surrogates in text and in metadata keys and values as U+FFFD', async () => {
+    await upsertTasks(sql, [
+      task('task-sur', 'a\ud800b\udc00', {
+        'k\udfff': 'v\ud83d',
+        pair: 'ok\ud83d\ude00',
+      }),
+      task('task-sur-plain', 'plain'),
+    ]);
+    const { tasks } = await listTasksFor(sql, {
+      agentId: 'agent-sender',
+      pageSize: 10,
+    });
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    expect(byId.get('task-sur-plain')).toBeDefined();
+    const m = byId.get('task-sur')?.messages[0];
+    expect(m?.parts).toEqual([{ kind: 'text', text: 'a\uFFFDb\uFFFD' }]);
+    // A well-formed pair is kept; an escaped backslash before "u" is text.
+    expect(m?.metadata).toEqual({
+      'k\uFFFD': 'v\uFFFD',
+      pair: 'ok\ud83d\ude00',
+    });
+    // Text columns (not jsonb) get U+FFFD from postgres.js's UTF-8 encoding of the parameter.
+    const [row] = await sql<Array<{ t: string }>>`select ${'a\ud800b'}::text as t`;
+    expect(row?.t).toBe('a\uFFFDb');
+    expect(JSON.parse(jsonText(['x\\ud800', '\\\ud800']))).toEqual(['x\\ud800', '\\\uFFFD']);
+  });
+
+  it('sets a row PostgreSQL refuses aside after bounded attempts and writes the rest', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+      }
+    );
+    const metrics = createMetrics({ defaultMetrics: false });
+    // Count the statements: the bound is on attempts, not on time.
+    let statements = 0;
+    const counting = new Proxy(sql, {
+      get(target, prop, receiver) {
+        if (prop === 'unsafe') {
+          return (...args: Parameters<Db['unsafe']>) => {
+            statements++;
+            return target.unsafe(...args);
+          };
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const writer = new TaskIndexWriter(counting, log, metrics);
+    const agent = 'agent-poison-batch';
+    // rev is an int column: 2^31 is a value PostgreSQL refuses (22003), in any batch, for ever.
+    const poison = {
+      ...task('task-poison', 'never stored', {}, agent),
+      rev: 2 ** 31,
+    };
+    const good = Array.from({ length: 5 }, (_, i) =>
+      task(`task-good-${i}`, `fine ${i}`, {}, agent)
+    );
+    for (const t of [good[0]!, good[1]!, poison, good[2]!]) writer.add(t);
+    await writer.flush();
+    // The writer carries on with what comes next.
+    writer.add(good[3]!);
+    writer.add(good[4]!);
+    await writer.flush();
+
+    const { tasks } = await listTasksFor(sql, { agentId: agent, pageSize: 50 });
+    expect(tasks.map((t) => t.id).sort()).toEqual(good.map((t) => t.id).sort());
+    const setAside = lines.filter(
+      (l) => l.msg === 'task index row set aside: PostgreSQL refuses it'
+    );
+    expect(setAside).toHaveLength(1);
+    expect(setAside[0]).toMatchObject({ taskId: 'task-poison', code: '22003' });
+    const counter = await metrics.registry.getSingleMetricAsString('burrow_rows_set_aside_total');
+    expect(counter).toContain('burrow_rows_set_aside_total{writer="task-index"} 1');
+    // One batch, then each of its four rows alone, then the next batch: nothing retried for ever.
+    expect(statements).toBeLessThanOrEqual(6);
+  });
+
+  it('keeps retrying rows while PostgreSQL cannot take them, setting none aside', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+      }
+    );
+    const metrics = createMetrics({ defaultMetrics: false });
+    // The writer's one connection gives up on a lock after 100 ms (55P03, says nothing about the
+    // rows) while another session holds the table.
+    const busy = createDb(tdb.url, { max: 1 });
+    const holder = await sql.reserve();
+    try {
+      await busy`set lock_timeout = '100ms'`;
+      await holder`begin`;
+      await holder`lock table tasks in access exclusive mode`;
+      const writer = new TaskIndexWriter(busy, log, metrics);
+      writer.add(task('task-while-locked', 'kept'));
+      for (let i = 0; i < 5; i++) await writer.flush();
+      expect(lines.filter((l) => l.msg === 'task index write failed; will retry')).toHaveLength(5);
+      expect(lines.filter((l) => String(l.msg).includes('set aside'))).toEqual([]);
+      await holder`commit`;
+      await writer.flush();
+      const { tasks } = await listTasksFor(sql, {
+        agentId: 'agent-sender',
+        pageSize: 50,
+      });
+      expect(tasks.map((t) => t.id)).toContain('task-while-locked');
+      const counter = await metrics.registry.getSingleMetricAsString('burrow_rows_set_aside_total');
+      expect(counter).not.toContain('writer="task-index"} 1');
+    } finally {
+      holder.release();
+      await busy.end({ timeout: 1 });
+    }
   });
 });

@@ -245,26 +245,38 @@ function outboxEvent(
 }
 
 /**
- * Up to `limit` unpublished outbox events, oldest first, each handed to `publish` and stamped
- * once it resolves. Rows are locked (skip locked), so nodes relaying at once share the work.
+ * Up to `limit` unpublished outbox events, oldest first (those in `skip` left out), each handed to
+ * `publish` and stamped once it resolves. Rows are locked (skip locked), so nodes relaying at once
+ * share the work. A publish that fails is handed to `failed`: 'stop' ends the batch with that
+ * error (NATS is away: the stamps so far roll back and are published again, stored once by id),
+ * 'skip' leaves that row unpublished and goes on with the rest, so one event that cannot be
+ * published never holds the others back. Without `failed`, every failure stops. Resolves with how
+ * many rows were read.
  */
 export async function relayOutbox(
   sql: Queryable,
   publish: (e: OutboxEvent & { createdAt: Date }) => Promise<void>,
-  limit = 100
+  limit = 100,
+  opts: { skip?: ReadonlySet<string>; failed?: (id: string, err: unknown) => 'stop' | 'skip' } = {}
 ): Promise<number> {
   return inTransaction(sql, async (tx) => {
     const rows = await tx<(OutboxEvent & { createdAt: Date; dataJson: string })[]>`
       select id, tenant_id, event, data::text as data_json, created_at from event_outbox
-      where published_at is null order by created_at limit ${limit} for update skip locked`;
+      where published_at is null and id::text <> all(${tx.array([...(opts.skip ?? [])])}::text[])
+      order by created_at limit ${limit} for update skip locked`;
     for (const r of rows) {
-      await publish({
-        id: r.id,
-        tenantId: r.tenantId,
-        event: r.event,
-        data: JSON.parse(r.dataJson) as Record<string, unknown>,
-        createdAt: r.createdAt,
-      });
+      try {
+        await publish({
+          id: r.id,
+          tenantId: r.tenantId,
+          event: r.event,
+          data: JSON.parse(r.dataJson) as Record<string, unknown>,
+          createdAt: r.createdAt,
+        });
+      } catch (err) {
+        if ((opts.failed?.(r.id, err) ?? 'stop') === 'stop') throw err;
+        continue;
+      }
       await tx`update event_outbox set published_at = now() where id = ${r.id}`;
     }
     return rows.length;

@@ -9,7 +9,7 @@ import {
   type Viewer,
 } from './discover-view.js';
 import { GENERATION_COLUMN, type AtGeneration } from './discover-search.repo.js';
-import type { Queryable } from './sql.js';
+import { jsonText, type Queryable } from './sql.js';
 
 /** Mean Earth radius (IUGG), km: what `distance` is measured on. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -53,7 +53,7 @@ export async function replaceAgentLocations(
     insert into agent_locations (agent_id, tag, lat, lng, display_name, country, pos, position)
     select ${agentId}, r.tag, r.lat, r.lng, r.display_name, r.country,
       ll_to_earth(r.lat, r.lng), r.position
-    from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as r(tag text, lat float8,
+    from jsonb_to_recordset(${jsonText(rows)}::text::jsonb) as r(tag text, lat float8,
       lng float8, display_name text, country text, position int)`;
 }
 

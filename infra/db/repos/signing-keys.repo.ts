@@ -1,7 +1,7 @@
 // The hub's envelope signing keys: created on first start, shared by every node through
 // PostgreSQL. The oldest key signs; all keys are published for verification.
 import { generateSigningKey, type SigningKey } from '../../../runtime/envelope/index.js';
-import type { Queryable } from './sql.js';
+import { jsonText, type Queryable } from './sql.js';
 
 interface Row {
   kid: string;
@@ -20,7 +20,7 @@ export async function loadSigningKeys(sql: Queryable): Promise<SigningKey[]> {
     await sql.unsafe(
       `insert into hub_signing_keys (kid, private_key_pem, public_jwk) values ($1, $2, $3::text::jsonb)
        on conflict (kid) do nothing`,
-      [k.kid, k.privateKeyPem, JSON.stringify(k.publicJwk)]
+      [k.kid, k.privateKeyPem, jsonText(k.publicJwk)]
     );
     rows = await read();
   }

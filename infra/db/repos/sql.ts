@@ -47,9 +47,43 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 }
 
 /**
- * JSON for a jsonb column, sent as text and cast by the server. A plain string parameter typed
- * jsonb would be JSON-encoded a second time by postgres.js; `::text::jsonb` avoids the guesswork.
+ * SQLSTATE classes that say nothing about the statement's values: connection, transaction
+ * rollback, insufficient resources, object in use, operator intervention, system and internal
+ * errors. Anything else the server answers is a refusal of what the statement holds.
+ */
+const TRANSIENT_CLASSES = new Set(['08', '40', '53', '55', '57', '58', 'XX']);
+
+/** Did the server refuse the statement for its values (a data or constraint error, …)? */
+export function refusedForContent(err: unknown): boolean {
+  return (
+    err instanceof postgres.PostgresError &&
+    typeof err.code === 'string' &&
+    !TRANSIENT_CLASSES.has(err.code.slice(0, 2))
+  );
+}
+
+/**
+ * JSON for a jsonb column, sent as text and cast by the server (`$1::text::jsonb`). A plain string
+ * parameter typed jsonb would be JSON-encoded a second time by postgres.js; the cast avoids the
+ * guesswork. Every jsonb write of caller-supplied values goes through here.
+ *
+ * Valid JSON that jsonb refuses is stored as U+FFFD: `\u0000` (jsonb cannot hold a NUL) and a
+ * lone surrogate, which JSON.stringify writes as an escape such as `\ud800` (well-formed
+ * stringify, Node 12+) and jsonb rejects without its pair ("invalid input syntax for type json").
+ * Without this one such string fails every statement it is in, for ever (the task index retried
+ * one row without end). Stringify escapes nothing else as `\u` but control characters, so the
+ * common case costs one search. (Text columns need nothing: postgres.js encodes text parameters as
+ * UTF-8, which writes a lone surrogate as U+FFFD; NUL is refused where a caller's text enters.)
  */
 export function jsonText(value: unknown): string {
-  return JSON.stringify(value);
+  const json = JSON.stringify(value) as string | undefined;
+  if (json === undefined || !json.includes('\\u')) return json as string;
+  return json.replace(UNSTORABLE_ESCAPE, '\\ufffd');
 }
+
+/**
+ * `\u0000` or a surrogate escape, preceded by an even number of backslashes: an odd number means
+ * the backslash itself was escaped (the text `\\u0000`), which is stored as sent. Stringify
+ * writes a surrogate as an escape only when it is alone (pairs are written as the character).
+ */
+const UNSTORABLE_ESCAPE = /(?<=(?:^|[^\\])(?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;

@@ -1,7 +1,7 @@
 // The tasks index (0003_tasks.sql): projector upserts and the queries behind ListTasks and
 // "reply by contextId". Rows only move forward: an older snapshot never overwrites a newer one.
 import type { Task, TaskStateName } from '../../../runtime/protocol/index.js';
-import type { Queryable } from './sql.js';
+import { jsonText, type Queryable } from './sql.js';
 
 export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promise<void> {
   if (tasks.length === 0) return;
@@ -29,27 +29,8 @@ export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promi
      on conflict (id) do update set state = excluded.state, rev = excluded.rev,
        updated_at = excluded.updated_at, task = excluded.task
      where tasks.rev < excluded.rev`,
-    [indexJson(rows)]
+    [jsonText(rows)]
   );
-}
-
-/**
- * The rows as JSON that jsonb accepts. jsonb refuses \u0000, and a caller may put a NUL in a
- * message's text or metadata: the index stores it as U+FFFD (the task itself, in JetStream, keeps
- * it). Without this, one such message would fail every batch it is in, again and again.
- */
-function indexJson(rows: unknown): string {
-  const json = JSON.stringify(rows);
-  if (!json.includes('\\u0000')) return json;
-  const clean = (s: string) => s.replaceAll('\u0000', '\uFFFD');
-  return JSON.stringify(rows, (_key, value: unknown) => {
-    if (typeof value === 'string') return clean(value);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-    const entries = Object.entries(value);
-    return entries.some(([k]) => k.includes('\u0000'))
-      ? Object.fromEntries(entries.map(([k, v]) => [clean(k), v]))
-      : value;
-  });
 }
 
 export interface TaskListQuery {
