@@ -1,5 +1,6 @@
 // The JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4, §5.1): parsing and validation, pure.
-// Batches are refused; a missing `id` is answered as `id: null` (HTTP always answers).
+// Batches are refused. A request without an `id` member is a notification (§4.1): it is run but
+// gets no response; `id: null` is not one (it is answered with id null).
 import { InvalidRequestError, ParseError, type HubError } from '../../runtime/errors/index.js';
 
 export type RpcId = string | number | null;
@@ -9,6 +10,8 @@ export interface RpcRequest {
   /** An object or array, or undefined when the request has no params. */
   readonly params: unknown;
   readonly id: RpcId;
+  /** No `id` member: the caller wants no response (JSON-RPC 2.0 §4.1). */
+  readonly notification: boolean;
 }
 
 export type EnvelopeResult =
@@ -63,7 +66,7 @@ export function validateEnvelope(value: unknown): EnvelopeResult {
   if (params !== undefined && (typeof params !== 'object' || params === null)) {
     return invalid(id, 'Invalid Request: params must be an object or an array');
   }
-  return { ok: true, request: { method, params, id } };
+  return { ok: true, request: { method, params, id, notification: rawId === undefined } };
 }
 
 function invalid(id: RpcId, message: string): EnvelopeResult {

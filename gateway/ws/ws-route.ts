@@ -119,15 +119,19 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     const principal: Principal = { kind: 'agent', agentId: conn.agentId, tenantId: conn.tenantId };
     if ('jsonrpc' in frame) {
       const id = typeof frame.id === 'string' || typeof frame.id === 'number' ? frame.id : null;
+      // A well-formed request without an `id` is a notification: run, never answered (JSON-RPC 2.0 §4.1).
+      const notification =
+        !('id' in frame) && frame.jsonrpc === '2.0' && typeof frame.method === 'string';
       const requestId = randomUUID();
       try {
         if (typeof frame.method !== 'string')
           throw new HubError('INVALID_REQUEST', 'method must be a string');
         const m = lookupMethod(d.methods, frame.method);
         const result = await invoke(m, frame.params, { principal, requestId });
-        send(ws, { jsonrpc: '2.0', id, result });
+        if (!notification) send(ws, { jsonrpc: '2.0', id, result });
       } catch (err) {
-        send(ws, { jsonrpc: '2.0', id, error: toRpcError(err, requestId, d.log) });
+        const error = toRpcError(err, requestId, d.log);
+        if (!notification) send(ws, { jsonrpc: '2.0', id, error });
       }
       return;
     }
