@@ -2,6 +2,7 @@
 // Batches are refused. A request without an `id` member is a notification (§4.1): it is run but
 // gets no response; `id: null` is not one (it is answered with id null).
 import { InvalidRequestError, ParseError, type HubError } from '../../runtime/errors/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 
 export type RpcId = string | number | null;
 
@@ -39,7 +40,19 @@ export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
   } catch {
     return { ok: false, id: null, error: new ParseError('Parse error') };
   }
+  if (nestsDeeperThan(text)) return tooDeep(value);
   return validateEnvelope(value);
+}
+
+/** A request nested past MAX_JSON_DEPTH: -32602 naming the place when it is in params. */
+function tooDeep(value: unknown): EnvelopeResult {
+  const path = tooDeepPath(value) ?? [];
+  const rawId = (value as { id?: unknown } | null)?.id;
+  const id = !Array.isArray(value) && isRpcId(rawId) ? rawId : null;
+  if (path[0] === 'params' && path.length > 1) {
+    return { ok: false, id, error: tooDeepError(path.slice(1)) };
+  }
+  return invalid(id, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 /** Validates an already parsed JSON value as a single JSON-RPC request. */

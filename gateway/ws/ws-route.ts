@@ -9,6 +9,7 @@ import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/pr
 import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { withReplyHeaders } from '../http/index.js';
+import { nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { toRpcError } from '../rpc/index.js';
 import { invoke, lookupMethod, type HubMethod } from '../a2a/hub-methods.js';
@@ -92,6 +93,12 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       frame = parsed as Record<string, unknown>;
     } catch {
       send(ws, { type: 'error', error: 'PARSE_ERROR', message: 'frames are JSON objects' });
+      return;
+    }
+    // What handles a frame recurses; see gateway/http/json-depth.ts.
+    if (nestsDeeperThan(text)) {
+      const message = tooDeepError(tooDeepPath(frame) ?? []).message;
+      send(ws, { type: 'error', error: 'INVALID_PARAMS', message });
       return;
     }
     const conn = data.conn;

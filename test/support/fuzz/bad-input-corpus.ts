@@ -6,6 +6,8 @@
 /** What the corpus runner fills in: the sender's key and the agents it addresses. */
 export interface CorpusContext {
   readonly key: string;
+  /** The sender's agent id (its own settings are PATCHable with its key). */
+  readonly senderId: string;
   /** An agent of the sender's tenant that is offline (a send to it would be queued). */
   readonly offlineAgentId: string;
 }
@@ -122,6 +124,12 @@ const rpcRefusal = (rpcCode: number, field?: string, message?: RegExp): HttpExpe
 /** 100,000 nested arrays: JSON.parse copes, a recursive walk over the value would not. */
 const DEEP = '['.repeat(100_000) + ']'.repeat(100_000);
 const DEEP_OBJECT = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+/** `{"a":{"a":…1}}`, `depth` objects deep, as a value. */
+function nestedValue(depth: number): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
 
 export const CORPUS: readonly CorpusEntry[] = [
   // ── transport ────────────────────────────────────────────────────────────────────────────────
@@ -332,17 +340,36 @@ export const CORPUS: readonly CorpusEntry[] = [
     kind: 'http',
     name: '50,000 nested objects as params',
     request: a2a(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":${DEEP_OBJECT}}`),
-    expect: rpcRefusal(INVALID_PARAMS),
+    expect: rpcRefusal(INVALID_PARAMS, 'a.a.a.a.a.….a.a', /nests deeper than 64 levels/),
   },
   {
     kind: 'http',
-    name: 'deeply nested message metadata',
-    request: a2a(
-      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"user",` +
-        `"messageId":"m","parts":[{"kind":"text","text":"x"}],"metadata":${DEEP_OBJECT}},` +
-        `"configuration":{"agentId":"${NOBODY}"}}}`
-    ),
-    expect: rpcRefusal(AGENT_NOT_FOUND),
+    name: 'message metadata nested 50,000 deep (was -32603)',
+    request: (c) =>
+      a2a(
+        `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"role":"user",` +
+          `"messageId":"m","parts":[{"kind":"text","text":"x"}],"metadata":${DEEP_OBJECT}},` +
+          `"configuration":{"agentId":"${c.offlineAgentId}"}}}`
+      )(c),
+    expect: rpcRefusal(INVALID_PARAMS, 'message.metadata.a.a.a.….a.a'),
+  },
+  {
+    kind: 'http',
+    name: 'data part nested 65 deep (was stored, and -32603 from 10,000)',
+    request: send(() => msg([{ kind: 'data', data: nestedValue(65) }])),
+    expect: rpcRefusal(INVALID_PARAMS, 'message.parts.0.data.a.….a.a'),
+  },
+  {
+    kind: 'http',
+    name: 'REST body nested 50,000 deep (was 500)',
+    request: (c) =>
+      httpRequest(
+        'PATCH',
+        `/api/agents/${c.senderId}`,
+        { ...JSON_CT, Authorization: `Bearer ${c.key}` },
+        `{"description":${DEEP_OBJECT}}`
+      ),
+    expect: { status: 400, restCode: 'INVALID_PARAMS', field: 'description.a.a.a.a.….a.a' },
   },
 
   // ── notifications: no reply, and nothing stored since these all fail ───────────────────────
@@ -497,6 +524,12 @@ export const CORPUS: readonly CorpusEntry[] = [
     name: 'frame that is a JSON number',
     frame: () => '42',
     expect: { error: 'PARSE_ERROR' },
+  },
+  {
+    kind: 'ws',
+    name: 'frame nested 50,000 deep',
+    frame: () => `{"type":"task_response","status":${DEEP_OBJECT}}`,
+    expect: { error: 'INVALID_PARAMS' },
   },
   {
     kind: 'ws',
