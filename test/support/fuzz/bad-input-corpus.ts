@@ -33,8 +33,12 @@ export interface HttpEntry {
   readonly name: string;
   /** The exact bytes sent on a fresh TCP connection. */
   readonly request: (c: CorpusContext) => Buffer;
-  /** undefined: the hub cannot answer it (see `why`); only no crash and nothing stored count. */
-  readonly expect: HttpExpectation | undefined;
+  /**
+   * 'dropped': uWS closes the connection unanswered before the hub sees a request (malformed
+   * framing). undefined: the hub cannot answer it (see `why`); only no crash and nothing stored
+   * count.
+   */
+  readonly expect: HttpExpectation | 'dropped' | undefined;
   readonly why?: string;
 }
 
@@ -209,6 +213,47 @@ export const CORPUS: readonly CorpusEntry[] = [
         Buffer.from(`80000\r\n${'x'.repeat(0x80000)}\r\n`),
       ]),
     expect: { status: 401, restCode: 'UNAUTHENTICATED', closes: true },
+  },
+  {
+    kind: 'http',
+    name: 'Content-Length not a number',
+    request: (c) =>
+      Buffer.from(
+        `POST /a2a HTTP/1.1\r\nHost: burrow.test\r\nAuthorization: Bearer ${c.key}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}'
+      ),
+    expect: 'dropped',
+  },
+  {
+    kind: 'http',
+    name: 'negative Content-Length',
+    request: (c) =>
+      Buffer.from(
+        `POST /a2a HTTP/1.1\r\nHost: burrow.test\r\nAuthorization: Bearer ${c.key}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}'
+      ),
+    expect: 'dropped',
+  },
+  {
+    kind: 'http',
+    name: 'both Transfer-Encoding and Content-Length (request smuggling)',
+    request: (c) =>
+      Buffer.from(
+        `POST /a2a HTTP/1.1\r\nHost: burrow.test\r\nAuthorization: Bearer ${c.key}\r\n` +
+          'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n' +
+          '2\r\n{}\r\n0\r\n\r\n'
+      ),
+    expect: 'dropped',
+  },
+  {
+    kind: 'http',
+    name: 'malformed chunk size',
+    request: (c) =>
+      Buffer.from(
+        `POST /a2a HTTP/1.1\r\nHost: burrow.test\r\nAuthorization: Bearer ${c.key}\r\n` +
+          'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n'
+      ),
+    expect: 'dropped',
   },
   {
     kind: 'http',
@@ -527,8 +572,11 @@ export const CORPUS: readonly CorpusEntry[] = [
   },
   {
     kind: 'ws',
-    name: 'frame nested 50,000 deep',
-    frame: () => `{"type":"task_response","status":${DEEP_OBJECT}}`,
+    name: 'JSON-RPC frame with metadata nested 50,000 deep (was -32603)',
+    frame: (c) =>
+      `{"jsonrpc":"2.0","id":9,"method":"SendMessage","params":{"message":{"role":"user",` +
+      `"messageId":"m","parts":[{"kind":"text","text":"x"}],"metadata":${DEEP_OBJECT}},` +
+      `"configuration":{"agentId":"${c.offlineAgentId}"}}}`,
     expect: { error: 'INVALID_PARAMS' },
   },
   {

@@ -79,6 +79,10 @@ export function judgeHttp(entry: HttpEntry, a: RawAnswer): string | undefined {
   const e = entry.expect;
   if (a.status >= 500) return `HTTP ${a.status}: ${a.body.slice(0, 300)}`;
   if (e === undefined) return undefined;
+  if (e === 'dropped') {
+    if (a.status !== 0) return `answered ${a.status}: ${a.body.slice(0, 300)}`;
+    return a.closedMs === undefined ? 'neither answered nor closed' : undefined;
+  }
   if (a.status !== e.status)
     return `status ${a.status}, expected ${e.status}: ${a.body.slice(0, 300)}`;
   if (e.closes === true && a.closedMs === undefined) return 'the connection stayed open';
@@ -227,7 +231,8 @@ export async function runCorpus(
     const answer = await rawHttp(port, entry.request(c), entry.expect ? 5_000 : 300);
     const problem = judgeHttp(entry, answer);
     if (problem) problems.push(`${entry.name}: ${problem}`);
-    if (entry.expect?.closes === true && answer.closedMs !== undefined) {
+    const closes = typeof entry.expect === 'object' && entry.expect.closes === true;
+    if (closes && answer.closedMs !== undefined) {
       slowestCloseMs = Math.max(slowestCloseMs, answer.closedMs);
     }
   }
