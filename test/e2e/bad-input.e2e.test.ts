@@ -182,7 +182,7 @@ describe('JSON-RPC notifications', () => {
 });
 
 describe('bodies over the limit', () => {
-  it('a declared 50 MB body is refused within a few hundred ms and the connection closed', async () => {
+  it('a declared 50 MB body is refused at once and the connection closed', async () => {
     const port = Number(new URL(hub.url).port);
     for (const path of ['/a2a', '/agents/echo/a2a', '/api/agents']) {
       const a = await rawHttp(
@@ -194,8 +194,9 @@ describe('bodies over the limit', () => {
       );
       expect(a.status, path).toBe(413);
       expect(a.headers.connection).toBe('close');
-      expect(a.answeredMs).toBeLessThan(500);
-      expect(a.closedMs).toBeLessThan(500);
+      // Before: the answer came, and the connection closed, only after ~11 s.
+      expect(a.answeredMs).toBeLessThan(1_000);
+      expect(a.closedMs).toBeLessThan(1_000);
     }
   });
 
