@@ -14,6 +14,7 @@ import {
 import type { AgentRecord, Principal } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
 import {
+  NO_CONTENT,
   decodeParam,
   jsonReply,
   normalizeError,
@@ -48,8 +49,19 @@ export function standardRoutes(d: StandardEndpointDeps): RouteRegistrar {
   return (table, gw) => {
     const log = gw.log.child({ component: 'a2a-standard' });
     const handler = standardHandler(d, log, gw.metrics);
+    const refuse = (err: unknown, requestId: string): Reply =>
+      errorReply(
+        err,
+        null,
+        'v1',
+        requestId,
+        log,
+        gw.metrics,
+        RPC_METHOD_INVALID,
+        performance.now()
+      );
     for (const pattern of STANDARD_PATTERNS) {
-      table.add({ method: 'POST', pattern, body: true, handler });
+      table.add({ method: 'POST', pattern, body: true, handler, refuse });
     }
   };
 }
@@ -66,6 +78,8 @@ function standardHandler(
     // Errors before a version is agreed (or about the version itself) are written as v1.0.
     let dialect: StandardDialect = 'v1';
     let label: string = RPC_METHOD_INVALID;
+    // A notification (no `id`) is run, then answered 204 without a body (see dispatchRpc).
+    let notification = false;
     try {
       const body = await req.body;
       const parsed = parseEnvelope(body);
@@ -77,6 +91,7 @@ function standardHandler(
         );
       }
       if (!parsed.ok) throw parsed.error;
+      notification = parsed.request.notification;
       dialect = negotiateVersion(req.headers['a2a-version']);
       const method = normalizeMethod(parsed.request.method);
       if (method === undefined || isHubOnlyMethod(method)) {
@@ -98,6 +113,10 @@ function standardHandler(
         },
         methodDeps
       );
+      if (notification) {
+        observe(metrics, label, '0', started);
+        return NO_CONTENT;
+      }
       const reply =
         result instanceof StreamingResult
           ? result.reply(id)
@@ -105,16 +124,30 @@ function standardHandler(
       observe(metrics, label, '0', started);
       return reply;
     } catch (err) {
-      const hub = normalizeError(err);
-      if (hub.code === 'INTERNAL') {
-        log.error({ err, requestId: req.requestId }, 'internal error in JSON-RPC call');
-      }
-      const error = encodeRpcError(hub, dialect, req.requestId);
-      const { status, headers } = rpcHttpStatus(error);
-      observe(metrics, label, String(error.code), started);
-      return jsonReply(status, { jsonrpc: '2.0', error, id }, headers);
+      const reply = errorReply(err, id, dialect, req.requestId, log, metrics, label, started);
+      return notification && reply.status === 200 ? NO_CONTENT : reply;
     }
   };
+}
+
+function errorReply(
+  err: unknown,
+  id: RpcId,
+  dialect: StandardDialect,
+  requestId: string,
+  log: Logger,
+  metrics: HubMetrics,
+  label: string,
+  started: number
+): Reply {
+  const hub = normalizeError(err);
+  if (hub.code === 'INTERNAL') {
+    log.error({ err, requestId }, 'internal error in JSON-RPC call');
+  }
+  const error = encodeRpcError(hub, dialect, requestId);
+  const { status, headers } = rpcHttpStatus(error);
+  observe(metrics, label, String(error.code), started);
+  return jsonReply(status, { jsonrpc: '2.0', error, id }, headers);
 }
 
 /** The path's agent, if the caller may see it: a canonical id, or an alias of its tenant or the hub's. */

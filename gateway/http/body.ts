@@ -1,6 +1,7 @@
 // Reads a uWS request body into one Buffer under a byte limit (decisions.md §7: 1 MiB default).
-// A declared Content-Length over the limit fails before any byte is read; streamed (chunked)
-// bodies are counted as they arrive. Either way the caller answers 413 while uWS skips the rest.
+// A declared Content-Length over the limit fails before any byte is read (the route table answers
+// those before the handler runs); streamed (chunked) bodies are counted as they arrive. A reply
+// written while the body is still arriving closes the connection (Exchange.bodyPending).
 import type { HttpResponse } from 'uWebSockets.js';
 import { HubError, PayloadTooLargeError } from '../../runtime/errors/index.js';
 import type { Exchange } from './exchange.js';
@@ -16,11 +17,14 @@ export function readBody(
   res: HttpResponse,
   exchange: Exchange,
   contentLength: string | undefined,
-  limit: number
+  limit: number,
+  chunked = false
 ): Promise<Buffer> {
   const declared = contentLength ? Number(contentLength) : NaN;
   if (declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
-
+  // An empty body ends in the first onData call, before any reply can be written; only a body
+  // with bytes to come can still be in transit when the handler answers.
+  exchange.bodyPending = declared > 0 || (contentLength === undefined && chunked);
   return new Promise<Buffer>((resolve, reject) => {
     // With a known length one buffer is filled in place: one copy per byte, no concat.
     const known = Number.isSafeInteger(declared) && declared >= 0;
@@ -36,6 +40,7 @@ export function readBody(
     });
 
     res.onData((chunk, isLast) => {
+      if (isLast) exchange.bodyPending = false;
       if (settled) return;
       received += chunk.byteLength;
       if (received > limit || (whole !== undefined && received > whole.length)) {

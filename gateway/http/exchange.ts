@@ -7,6 +7,8 @@ import { statusLine } from './status-line.js';
 export class Exchange {
   private aborted = false;
   private ended = false;
+  /** The request body has started but not ended (set by the body reader). */
+  bodyPending = false;
   private abortHook: (() => void) | undefined;
 
   /** Must run synchronously inside the uWS handler: uWS requires onAborted before returning. */
@@ -30,17 +32,26 @@ export class Exchange {
   send(reply: Reply): boolean {
     if (this.aborted || this.ended) return false;
     this.ended = true;
-    if (reply.stream === undefined) writeReply(this.res, reply);
+    if (reply.stream === undefined) writeReply(this.res, reply, this.bodyPending);
     else reply.stream(this.res, this);
     return true;
   }
 }
 
-/** Writes a whole reply in one cork. Only for a response known to be alive. */
-export function writeReply(res: HttpResponse, reply: Reply): void {
+/**
+ * Writes a whole reply in one cork. Only for a response known to be alive. With `close` (or the
+ * reply's own `close`) uWS adds `Connection: close` and closes the socket once it is written, so a
+ * client still sending a body it was refused is cut off at once instead of at the idle timeout.
+ */
+export function writeReply(res: HttpResponse, reply: Reply, close = false): void {
+  const closing = close || reply.close === true;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     for (const name in reply.headers) res.writeHeader(name, reply.headers[name] ?? '');
-    res.end(reply.body);
+    // endWithoutBody(undefined, …) would announce a bogus Content-Length; with no arguments it
+    // sends none. A 204 that must close (rare: it never answers a body still arriving) says 0.
+    if (reply.status !== 204) res.end(reply.body, closing);
+    else if (closing) res.endWithoutBody(0, true);
+    else res.endWithoutBody();
   });
 }

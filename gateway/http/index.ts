@@ -6,7 +6,7 @@ export {
   type RouteSpec,
   type RouteTableOptions,
 } from './route-table.js';
-export { jsonReply, textReply, restErrorReply, type Reply } from './reply.js';
+export { jsonReply, textReply, restErrorReply, NO_CONTENT, type Reply } from './reply.js';
 export { decodeParam, HTTP_METHODS, type HttpMethod, type RouteRequest } from './request.js';
 export { normalizeError, fromZodError, type IssueSummary } from './normalize-error.js';
 export { InFlight } from './in-flight.js';

@@ -3,6 +3,7 @@
 // stores it (otherwise the write fails as an internal error).
 import type { HubError } from '../../runtime/errors/index.js';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
+import { nestsDeeperThan, tooDeepError, tooDeepPath } from './json-depth.js';
 
 /** The parsed object, or `invalid()` when the body is not JSON or not an object. */
 export function parseJsonObject(
@@ -11,13 +12,15 @@ export function parseJsonObject(
   opts: { emptyIsObject?: boolean } = {}
 ): Record<string, unknown> {
   let value: unknown;
+  const text = body.toString('utf8');
   try {
-    value =
-      opts.emptyIsObject === true && body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+    value = opts.emptyIsObject === true && body.length === 0 ? {} : JSON.parse(text);
   } catch {
     throw invalid();
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid();
+  // Before the NUL check, which recurses.
+  if (nestsDeeperThan(text)) throw tooDeepError(tooDeepPath(value) ?? []);
   rejectNul(value, '');
   return value as Record<string, unknown>;
 }

@@ -12,6 +12,11 @@ export interface Reply {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array;
   /**
+   * Close the connection after this reply. Also done whenever the request body is still arriving
+   * when the reply goes out: the rest would otherwise have to be read (and thrown away) first.
+   */
+  readonly close?: boolean;
+  /**
    * A streamed response (SSE): called with the live uWS response instead of writing status,
    * headers and body. It owns the response from then on: it must end it, and it learns of a client
    * that goes away through `exchange.onAbort`. `status` is still what the metrics record.
@@ -21,6 +26,13 @@ export interface Reply {
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
+});
+
+/** 204 No Content: no body and no Content-Length (RFC 9110 §8.6), the connection kept. */
+export const NO_CONTENT: Reply = Object.freeze({
+  status: 204,
+  headers: Object.freeze({}),
+  body: '',
 });
 
 /** A JSON reply. Throws on values JSON cannot hold (BigInt, cycles); the route table maps that. */

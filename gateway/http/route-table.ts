@@ -3,7 +3,7 @@
 // metrics, and the fallbacks: 405 on a known path with another method, 404 everywhere else.
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { HubError } from '../../runtime/errors/index.js';
+import { HubError, PayloadTooLargeError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import { readBody } from './body.js';
@@ -29,6 +29,11 @@ export interface RouteSpec {
   readonly handler: RouteHandler;
   /** Read the request body into RouteRequest.body; `true` uses the gateway's bodyLimitBytes. */
   readonly body?: boolean | { readonly limitBytes: number };
+  /**
+   * The reply for a request refused before its handler runs (a declared Content-Length over the
+   * limit), in the route's own error shape; the REST error body when absent.
+   */
+  readonly refuse?: (err: HubError, requestId: string) => Reply;
 }
 
 export interface RouteTableOptions {
@@ -114,6 +119,9 @@ export class RouteTable {
 
   private adapt(spec: RouteSpec): (res: HttpResponse, req: HttpRequest) => void {
     const { method, pattern, handler } = spec;
+    const log = this.opts.log;
+    const refuse =
+      spec.refuse ?? ((err: HubError, requestId: string) => restErrorReply(err, requestId, log));
     const names = paramNames(pattern);
     const limit =
       spec.body === undefined || spec.body === false
@@ -129,7 +137,16 @@ export class RouteTable {
       const headers = readHeaders(req);
       let body = NO_BODY;
       if (limit >= 0) {
-        body = readBody(res, exchange, headers['content-length'], limit);
+        const declared = headers['content-length'];
+        // Refused before a byte of the body is read, and the connection closed with the reply:
+        // the client may still be sending, and uWS would otherwise read it all (or wait for its
+        // idle timeout) before the next request.
+        if (declared !== undefined && Number(declared) > limit) {
+          const reply = refuse(new PayloadTooLargeError(limit), randomUUID());
+          this.answerNow(res, method, pattern, { ...reply, close: true });
+          return;
+        }
+        body = readBody(res, exchange, declared, limit, headers['transfer-encoding'] !== undefined);
         // The handler may answer without awaiting the body; its rejection is not a crash.
         body.catch(ignore);
       }

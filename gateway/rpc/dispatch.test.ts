@@ -22,7 +22,10 @@ function setup(handlers: Record<string, RpcHandler>) {
       json: JSON.parse(String(reply.body)) as Record<string, unknown>,
     };
   };
-  return { call, lines, metrics };
+  /** The raw reply, for answers without a JSON body (notifications). */
+  const raw = (body: string, contentType: string | undefined = JSON_CT) =>
+    dispatchRpc(Buffer.from(body), contentType, ctx, env);
+  return { call, raw, lines, metrics };
 }
 
 const GetTaskParams = z.object({ id: z.string().startsWith('task-') });
@@ -102,5 +105,41 @@ describe('dispatchRpc', () => {
     expect(text).toMatch(/burrow_rpc_requests_total\{method="unknown",code="-32601"\} 1/);
     expect(text).toMatch(/burrow_rpc_requests_total\{method="Broken",code="-32603"\} 1/);
     expect(text).toMatch(/burrow_rpc_duration_seconds_count\{method="GetTask"\} 2/);
+  });
+});
+
+describe('dispatchRpc with notifications (no id member)', () => {
+  const ran: string[] = [];
+  const { call, raw } = setup({
+    Note: (params) => {
+      ran.push(JSON.stringify(params));
+      return Promise.resolve({ ok: true });
+    },
+    Missing: () => Promise.reject(new HubError('TASK_NOT_FOUND')),
+    Unauth: () => Promise.reject(new HubError('UNAUTHENTICATED')),
+  });
+
+  it('runs the call and answers 204 without a body', async () => {
+    const reply = await raw('{"jsonrpc":"2.0","method":"Note","params":{"n":1}}');
+    expect(reply.status).toBe(204);
+    expect(reply.body).toBe('');
+    expect(ran).toEqual(['{"n":1}']);
+  });
+
+  it('does not report its errors, unless the call was refused at the HTTP level', async () => {
+    expect((await raw('{"jsonrpc":"2.0","method":"Missing"}')).status).toBe(204);
+    expect((await raw('{"jsonrpc":"2.0","method":"no/such"}')).status).toBe(204);
+    const refused = await call('{"jsonrpc":"2.0","method":"Unauth"}');
+    expect(refused.status).toBe(401);
+    expect(refused.json).toMatchObject({ id: null, error: { code: -32010 } });
+  });
+
+  it('answers id null, and invalid requests without an id, as usual', async () => {
+    const withNull = await call('{"jsonrpc":"2.0","method":"Note","id":null}');
+    expect(withNull.json).toEqual({ jsonrpc: '2.0', result: { ok: true }, id: null });
+    const invalid = await call('{"jsonrpc":"1.0","method":"Note"}');
+    expect(invalid.json).toMatchObject({ id: null, error: { code: -32600 } });
+    const notJson = await call('{"jsonrpc":"2.0","method":"Note"}', 'text/plain');
+    expect(notJson.json).toMatchObject({ id: null, error: { code: -32600 } });
   });
 });

@@ -5,7 +5,7 @@ import { InvalidRequestError, MethodNotFoundError } from '../../runtime/errors/i
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import type { RpcContext, RpcHandler } from '../deps.js';
-import { jsonReply, type Reply } from '../http/reply.js';
+import { NO_CONTENT, jsonReply, type Reply } from '../http/reply.js';
 import { isJsonContentType } from './content-type.js';
 import { parseEnvelope, type RpcId } from './envelope.js';
 import { rpcHttpStatus, toRpcError } from './rpc-error.js';
@@ -22,7 +22,11 @@ export interface RpcDispatchEnv {
 export const RPC_METHOD_INVALID = 'invalid';
 export const RPC_METHOD_UNKNOWN = 'unknown';
 
-/** Answers one JSON-RPC call. Never rejects: every failure is a JSON-RPC error reply. */
+/**
+ * Answers one JSON-RPC call. Never rejects: every failure is a JSON-RPC error reply. A notification
+ * (no `id`) is run all the same, then answered 204 No Content without a body; only refusals that
+ * travel with their own HTTP status (401, 413, 429: the call was not run) are still written.
+ */
 export async function dispatchRpc(
   body: Uint8Array,
   contentType: string | undefined,
@@ -41,14 +45,20 @@ export async function dispatchRpc(
   if (!parsed.ok) {
     return rpcErrorReply(parsed.error, parsed.id, RPC_METHOD_INVALID, ctx.requestId, env, started);
   }
-  const { method, params, id } = parsed.request;
+  const { method, params, id, notification } = parsed.request;
   const handler = env.handlers.get(method);
   if (handler === undefined) {
     const err = new MethodNotFoundError(method);
-    return rpcErrorReply(err, id, RPC_METHOD_UNKNOWN, ctx.requestId, env, started);
+    const reply = rpcErrorReply(err, id, RPC_METHOD_UNKNOWN, ctx.requestId, env, started);
+    return notification ? NO_CONTENT : reply;
   }
   try {
     const result = await handler(params, ctx);
+    if (notification) {
+      // Nobody reads the result, so a stream is never started.
+      observe(env.metrics, method, '0', started);
+      return NO_CONTENT;
+    }
     if (result instanceof StreamingResult) {
       observe(env.metrics, method, '0', started);
       return result.reply(id);
@@ -58,7 +68,8 @@ export async function dispatchRpc(
     observe(env.metrics, method, '0', started);
     return reply;
   } catch (err) {
-    return rpcErrorReply(err, id, method, ctx.requestId, env, started);
+    const reply = rpcErrorReply(err, id, method, ctx.requestId, env, started);
+    return notification && reply.status === 200 ? NO_CONTENT : reply;
   }
 }
 

@@ -17,7 +17,7 @@ describe('parseEnvelope', () => {
     for (const input of [body, bytes(body)]) {
       expect(parseEnvelope(input)).toEqual({
         ok: true,
-        request: { method: 'GetTask', params: { id: 'task-1' }, id: 7 },
+        request: { method: 'GetTask', params: { id: 'task-1' }, id: 7, notification: false },
       });
     }
   });
@@ -29,15 +29,17 @@ describe('parseEnvelope', () => {
     });
     expect(parseEnvelope('{"jsonrpc":"2.0","method":"m","id":null}')).toMatchObject({
       ok: true,
-      request: { params: undefined, id: null },
+      request: { params: undefined, id: null, notification: false },
     });
   });
 
-  it('answers a missing id as null', () => {
+  it('takes a request without an id member as a notification (id null is not one)', () => {
     expect(parseEnvelope('{"jsonrpc":"2.0","method":"m"}')).toMatchObject({
       ok: true,
-      request: { id: null },
+      request: { id: null, notification: true },
     });
+    // An invalid request without an id is no notification: it is answered with id null.
+    expect(failure('{"jsonrpc":"1.0","method":"m"}')).toMatchObject({ id: null, code: -32600 });
   });
 
   it('-32700 Parse error with id null for invalid JSON', () => {

@@ -1,6 +1,8 @@
 // The JSON-RPC 2.0 request envelope (JSON-RPC 2.0 §4, §5.1): parsing and validation, pure.
-// Batches are refused; a missing `id` is answered as `id: null` (HTTP always answers).
+// Batches are refused. A request without an `id` member is a notification (§4.1): it is run but
+// gets no response; `id: null` is not one (it is answered with id null).
 import { InvalidRequestError, ParseError, type HubError } from '../../runtime/errors/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 
 export type RpcId = string | number | null;
 
@@ -9,6 +11,8 @@ export interface RpcRequest {
   /** An object or array, or undefined when the request has no params. */
   readonly params: unknown;
   readonly id: RpcId;
+  /** No `id` member: the caller wants no response (JSON-RPC 2.0 §4.1). */
+  readonly notification: boolean;
 }
 
 export type EnvelopeResult =
@@ -36,7 +40,19 @@ export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
   } catch {
     return { ok: false, id: null, error: new ParseError('Parse error') };
   }
+  if (nestsDeeperThan(text)) return tooDeep(value);
   return validateEnvelope(value);
+}
+
+/** A request nested past MAX_JSON_DEPTH: -32602 naming the place when it is in params. */
+function tooDeep(value: unknown): EnvelopeResult {
+  const path = tooDeepPath(value) ?? [];
+  const rawId = (value as { id?: unknown } | null)?.id;
+  const id = !Array.isArray(value) && isRpcId(rawId) ? rawId : null;
+  if (path[0] === 'params' && path.length > 1) {
+    return { ok: false, id, error: tooDeepError(path.slice(1)) };
+  }
+  return invalid(id, `Invalid Request: JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 }
 
 /** Validates an already parsed JSON value as a single JSON-RPC request. */
@@ -63,7 +79,7 @@ export function validateEnvelope(value: unknown): EnvelopeResult {
   if (params !== undefined && (typeof params !== 'object' || params === null)) {
     return invalid(id, 'Invalid Request: params must be an object or an array');
   }
-  return { ok: true, request: { method, params, id } };
+  return { ok: true, request: { method, params, id, notification: rawId === undefined } };
 }
 
 function invalid(id: RpcId, message: string): EnvelopeResult {

@@ -32,6 +32,7 @@ export function rpcRoute(opts: RpcRouteOptions, defaultLimitBytes?: number): Rou
       : limit === undefined
         ? true
         : { limitBytes: limit },
+    refuse: (err, requestId) => rpcErrorReply(err, null, RPC_METHOD_INVALID, requestId, env),
     handler: async (req) => {
       let body: Buffer;
       try {

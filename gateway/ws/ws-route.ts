@@ -9,6 +9,7 @@ import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/pr
 import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { withReplyHeaders } from '../http/index.js';
+import { nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { toRpcError } from '../rpc/index.js';
 import { invoke, lookupMethod, type HubMethod } from '../a2a/hub-methods.js';
@@ -94,6 +95,12 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       send(ws, { type: 'error', error: 'PARSE_ERROR', message: 'frames are JSON objects' });
       return;
     }
+    // What handles a frame recurses; see gateway/http/json-depth.ts.
+    if (nestsDeeperThan(text)) {
+      const message = tooDeepError(tooDeepPath(frame) ?? []).message;
+      send(ws, { type: 'error', error: 'INVALID_PARAMS', message });
+      return;
+    }
     const conn = data.conn;
     if (!conn) {
       if (frame.type !== 'auth' || typeof frame.token !== 'string') {
@@ -119,15 +126,19 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     const principal: Principal = { kind: 'agent', agentId: conn.agentId, tenantId: conn.tenantId };
     if ('jsonrpc' in frame) {
       const id = typeof frame.id === 'string' || typeof frame.id === 'number' ? frame.id : null;
+      // A well-formed request without an `id` is a notification: run, never answered (JSON-RPC 2.0 §4.1).
+      const notification =
+        !('id' in frame) && frame.jsonrpc === '2.0' && typeof frame.method === 'string';
       const requestId = randomUUID();
       try {
         if (typeof frame.method !== 'string')
           throw new HubError('INVALID_REQUEST', 'method must be a string');
         const m = lookupMethod(d.methods, frame.method);
         const result = await invoke(m, frame.params, { principal, requestId });
-        send(ws, { jsonrpc: '2.0', id, result });
+        if (!notification) send(ws, { jsonrpc: '2.0', id, result });
       } catch (err) {
-        send(ws, { jsonrpc: '2.0', id, error: toRpcError(err, requestId, d.log) });
+        const error = toRpcError(err, requestId, d.log);
+        if (!notification) send(ws, { jsonrpc: '2.0', id, error });
       }
       return;
     }

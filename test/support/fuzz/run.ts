@@ -5,7 +5,14 @@ import http from 'node:http';
 import WebSocket from 'ws';
 import { fuzzCase, type FuzzKeys, type HttpCase, type WsCase } from './cases.js';
 import { mulberry32 } from './prng.js';
-import { checkRest, checkRpcReply, checkWsFrame, requestId, type Verdict } from './shape.js';
+import {
+  checkRest,
+  checkRpcReply,
+  checkWsFrame,
+  isNotification,
+  requestId,
+  type Verdict,
+} from './shape.js';
 
 export interface FuzzRunOptions {
   readonly hubUrl: string;
@@ -230,7 +237,13 @@ export async function runFuzz(o: FuzzRunOptions): Promise<FuzzReport> {
             c,
             c.answers === 'rest'
               ? checkRest(a.status, a.contentType, a.body)
-              : checkRpcReply(a.status, a.contentType, a.body, requestId(c.body))
+              : checkRpcReply(
+                  a.status,
+                  a.contentType,
+                  a.body,
+                  requestId(c.body),
+                  isNotification(c.body)
+                )
           );
         } else if (c.goodAuth) {
           current = { index, c };

@@ -22,6 +22,23 @@ export function requestId(body: Buffer | undefined): { id: unknown } | undefined
   return undefined;
 }
 
+/** A JSON-RPC notification: a valid request object without an `id` member (no reply is due). */
+export function isNotification(body: Buffer | undefined): boolean {
+  if (body === undefined) return false;
+  try {
+    const v: unknown = JSON.parse(body.toString('utf8'));
+    return (
+      isObject(v) &&
+      !('id' in v) &&
+      v.jsonrpc === '2.0' &&
+      typeof v.method === 'string' &&
+      (v.params === undefined || (typeof v.params === 'object' && v.params !== null))
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** One JSON-RPC envelope (a whole reply, or one SSE event's data). */
 export function checkRpcEnvelope(v: unknown, sent: { id: unknown } | undefined): Verdict {
   if (!isObject(v)) return { ok: false, problem: 'envelope is not an object' };
@@ -75,10 +92,19 @@ export function checkRpcReply(
   status: number,
   contentType: string,
   body: string,
-  sent: { id: unknown } | undefined
+  sent: { id: unknown } | undefined,
+  notification = false
 ): Verdict {
   if (status >= 500 && status !== 503)
     return { ok: false, problem: `HTTP ${status}: ${body.slice(0, 200)}` };
+  // A notification that was run gets 204 and nothing else (JSON-RPC 2.0 §4.1).
+  if (status === 204) {
+    if (!notification)
+      return { ok: false, problem: 'HTTP 204 to a request that is no notification' };
+    return body === ''
+      ? { ok: true, outcome: 'http 204' }
+      : { ok: false, problem: 'a 204 with a body' };
+  }
   if (contentType.startsWith('text/event-stream')) {
     const events = body.split('\n').filter((l) => l.startsWith('data:'));
     if (events.length === 0) return { ok: false, problem: 'an event stream without events' };
