@@ -10,9 +10,10 @@ export interface SocketData {
   client?: string;
   /** Set once authenticated (on upgrade, or by the legacy first `auth` frame). */
   conn?: UwsAgentConnection;
-  /** Principal resolved during the upgrade, consumed in open(). */
-  pending?: { agentId: string; tenantId: string };
-  authError?: string;
+  /** The upgrade request's Authorization header, checked in open(). */
+  authorization?: string;
+  /** Settles once the key (header or `auth` frame) has been checked. */
+  authenticating?: Promise<void>;
   closed: boolean;
   authTimer?: NodeJS.Timeout;
 }

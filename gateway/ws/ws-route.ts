@@ -82,8 +82,26 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     return p;
   };
 
+  /** Authenticates the socket by its key (header or `auth` frame), then welcomes or refuses it. */
+  const login = async (ws: WebSocket<SocketData>, header: string): Promise<void> => {
+    const data = ws.getUserData();
+    try {
+      // In a request scope carrying the peer's address: wrong keys count as failed logins.
+      const p = asAgent(await withReplyHeaders({}, () => d.auth.authenticate(header), data.client));
+      clearTimeout(data.authTimer);
+      if (!data.closed) admit(ws, p);
+    } catch (err) {
+      refuse(ws, ensureHubError(err).message);
+    } finally {
+      data.authenticating = undefined;
+    }
+  };
+
   const onFrame = async (ws: WebSocket<SocketData>, text: string): Promise<void> => {
     const data = ws.getUserData();
+    // Frames sent right after connecting wait for the key check, in the order they came.
+    if (data.authenticating) await data.authenticating;
+    if (data.closed) return;
     let frame: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(text);
@@ -103,17 +121,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         );
         return;
       }
-      try {
-        // In a request scope carrying the peer's address: wrong tokens count as failed logins.
-        const header = `Bearer ${frame.token}`;
-        const p = asAgent(
-          await withReplyHeaders({}, () => d.auth.authenticate(header), data.client)
-        );
-        clearTimeout(data.authTimer);
-        if (!data.closed) admit(ws, p);
-      } catch (err) {
-        refuse(ws, ensureHubError(err).message);
-      }
+      data.authenticating = login(ws, `Bearer ${frame.token}`);
       return;
     }
     const principal: Principal = { kind: 'agent', agentId: conn.agentId, tenantId: conn.tenantId };
@@ -183,37 +191,36 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       closeOnBackpressureLimit: 0,
       sendPingsAutomatically: true,
       upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-        const key = req.getHeader('sec-websocket-key');
-        const protocol = req.getHeader('sec-websocket-protocol');
-        const extensions = req.getHeader('sec-websocket-extensions');
+        // Upgrade at once, in the handler uWS corks for us, and check the key in open(). Finishing
+        // the upgrade after an await (res.cork(() => res.upgrade(…))) hits a uWS bug (fixed
+        // upstream in uWebSockets PR #1929): when the socket's memory is resized in place, cork()
+        // reads the new WebSocket as HTTP response state and may shut it down right after open,
+        // without a close frame (1006) — up to 5 header-authenticated connects in 6.
         const authorization = req.getHeader('authorization');
-        let aborted = false;
-        res.onAborted(() => (aborted = true));
-        const upgrade = (data: SocketData) => {
-          if (aborted) return;
-          res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+        const data: SocketData = {
+          connId: randomUUID(),
+          client: Buffer.from(res.getRemoteAddressAsText()).toString(),
+          closed: false,
+          ...(authorization ? { authorization } : {}),
         };
-        const client = Buffer.from(res.getRemoteAddressAsText()).toString();
-        const base: SocketData = { connId: randomUUID(), client, closed: false };
-        if (!authorization) return upgrade(base);
-        withReplyHeaders({}, () => d.auth.authenticate(authorization), client).then(
-          (p) => {
-            try {
-              const a = asAgent(p);
-              upgrade({ ...base, pending: { agentId: a.agentId, tenantId: a.tenantId } });
-            } catch (err) {
-              upgrade({ ...base, authError: ensureHubError(err).message });
-            }
-          },
-          (err: unknown) => upgrade({ ...base, authError: ensureHubError(err).message })
+        res.upgrade(
+          data,
+          req.getHeader('sec-websocket-key'),
+          req.getHeader('sec-websocket-protocol'),
+          req.getHeader('sec-websocket-extensions'),
+          context
         );
       },
       open: (ws) => {
         const data = ws.getUserData();
-        if (data.authError) return refuse(ws, data.authError);
-        if (data.pending) return admit(ws, data.pending);
+        const header = data.authorization;
+        if (header !== undefined) {
+          data.authorization = undefined;
+          data.authenticating = login(ws, header);
+          return;
+        }
         data.authTimer = setTimeout(() => {
-          if (!data.conn) refuse(ws, 'no auth frame within 5 seconds');
+          if (!data.conn && !data.authenticating) refuse(ws, 'no auth frame within 5 seconds');
         }, d.authTimeoutMs ?? 5000);
       },
       message: (ws, message) => {

@@ -225,7 +225,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         .catch((err: unknown) => log.warn({ err, agentId }, 'presence re-register failed'));
       return;
     }
-    if (entry.nodeId === config.nodeId && entry.connId === local.connId) return;
+    // This node holds only its newest socket per agent, so an entry of its own never replaces it:
+    // one naming another connId is the late echo of an earlier socket's put (a quick reconnect),
+    // and obeying it closed the new socket right after `welcome` with 4409.
+    if (entry.nodeId === config.nodeId) return;
     log.debug({ agentId, old: local.connId, now: entry }, 'closing a replaced agent socket');
     conns.remove(local);
     local.close(4409, 'replaced by a newer connection');
