@@ -6,8 +6,13 @@ import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket } from '
 import { HubError, ensureHubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
-import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
-import type { Authenticator } from '../auth/index.js';
+import {
+  hashApiKey,
+  updateAgentCard,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
+import { bearerToken, type Authenticator } from '../auth/index.js';
 import { withReplyHeaders } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { toRpcError } from '../rpc/index.js';
@@ -22,6 +27,7 @@ import {
   type BackpressureLimits,
   type SocketData,
 } from './agent-connection.js';
+import type { SocketRevoker } from './socket-revoker.js';
 
 export interface WsDeps {
   auth: Authenticator;
@@ -33,6 +39,8 @@ export interface WsDeps {
   sql: Queryable;
   log: Logger;
   limits?: Partial<BackpressureLimits>;
+  /** Closes sockets whose key is revoked; also told about sockets admitted during a revocation. */
+  revoker?: SocketRevoker;
   /** Called after `welcome` (the offline queue drains from here). */
   onOnline?: (agentId: string) => void;
   authTimeoutMs?: number;
@@ -48,13 +56,18 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     if (!ws.getUserData().closed) ws.send(JSON.stringify(frame), false);
   };
 
-  const admit = (ws: WebSocket<SocketData>, principal: { agentId: string; tenantId: string }) => {
+  const admit = (
+    ws: WebSocket<SocketData>,
+    principal: { agentId: string; tenantId: string },
+    keyHash: string
+  ): UwsAgentConnection => {
     const data = ws.getUserData();
     const conn = new UwsAgentConnection(
       ws,
       data.connId,
       principal.agentId,
       principal.tenantId,
+      keyHash,
       limits
     );
     data.conn = conn;
@@ -65,6 +78,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       () => d.onOnline?.(principal.agentId),
       (err: unknown) => d.log.warn({ err, agentId: principal.agentId }, 'presence update failed')
     );
+    return conn;
   };
 
   const refuse = (ws: WebSocket<SocketData>, error: string) => {
@@ -85,11 +99,14 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
   /** Authenticates the socket by its key (header or `auth` frame), then welcomes or refuses it. */
   const login = async (ws: WebSocket<SocketData>, header: string): Promise<void> => {
     const data = ws.getUserData();
+    const mark = d.revoker?.mark();
     try {
       // In a request scope carrying the peer's address: wrong keys count as failed logins.
       const p = asAgent(await withReplyHeaders({}, () => d.auth.authenticate(header), data.client));
       clearTimeout(data.authTimer);
-      if (!data.closed) admit(ws, p);
+      if (data.closed) return;
+      const conn = admit(ws, p, hashApiKey(bearerToken(header) ?? ''));
+      if (mark !== undefined) d.revoker?.checkedSince(mark, conn);
     } catch (err) {
       refuse(ws, ensureHubError(err).message);
     } finally {

@@ -28,7 +28,7 @@ import {
   createTaskLister,
   createOfficialHub,
 } from '../../gateway/messaging/index.js';
-import { wsRoutes } from '../../gateway/ws/index.js';
+import { SocketRevoker, wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
 import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
 import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
@@ -179,10 +179,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const directory = new AgentDirectory(sql, bus);
   directory.start();
   directory.onChanged((agentId) => auth.invalidateAgent(agentId));
+  const conns = new ConnectionRegistry();
+  // Open sockets meet a revoked key too, not only new requests.
+  const revoker = new SocketRevoker(conns, sql, log.child({ component: 'ws' }));
+  directory.onChanged((agentId) => revoker.agentChanged(agentId));
   const keyRevocations = bus.nc.subscribe(subjects.keyRevoked, {
     callback: (_e, msg) => {
       try {
-        auth.invalidateKeyHash(decodeJson<{ keyHash: string }>(msg.data).keyHash);
+        const { keyHash } = decodeJson<{ keyHash: string }>(msg.data);
+        auth.invalidateKeyHash(keyHash);
+        revoker.keyRevoked(keyHash);
       } catch (err) {
         log.warn({ err }, 'unreadable key revocation');
       }
@@ -211,7 +217,6 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   membership.onChange(() => {
     presence.sweep().catch((err: unknown) => log.warn({ err }, 'presence sweep failed'));
   });
-  const conns = new ConnectionRegistry();
   // One live connection per agent, cluster-wide: when the agent connects elsewhere, the node that
   // holds the older socket closes it, so frames never go to a connection the agent abandoned.
   presence.onChange((agentId, entry) => {
@@ -375,6 +380,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           limits: { highWaterBytes: config.wsHighWaterBytes, outboxFrames: config.wsOutboxFrames },
           // Queues owned here wake at once; other owners learn it from the presence bucket.
           onOnline: (agentId) => queues.presenceChanged(agentId, true),
+          revoker,
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),
