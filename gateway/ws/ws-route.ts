@@ -28,6 +28,7 @@ import {
   type SocketData,
 } from './agent-connection.js';
 import type { SocketRevoker } from './socket-revoker.js';
+import { frameLimit } from './frame-limit.js';
 
 export interface WsDeps {
   auth: Authenticator;
@@ -199,9 +200,13 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     }
   };
 
-  return (table) => {
+  return (table, gateway) => {
+    const frames = frameLimit({
+      bodyLimitBytes: gateway.config.bodyLimitBytes,
+      ...(gateway.largeRequests ? { large: gateway.largeRequests } : {}),
+    });
     table.app.ws<SocketData>('/ws', {
-      maxPayloadLength: 16 * 1024 * 1024,
+      maxPayloadLength: frames.maxPayloadLength,
       idleTimeout: 120,
       // Backpressure is handled by UwsAgentConnection; never let uWS drop or close on it.
       maxBackpressure: 64 * 1024 * 1024,
@@ -241,17 +246,26 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         }, d.authTimeoutMs ?? 5000);
       },
       message: (ws, message) => {
-        // uWS reuses the buffer after this callback returns: decode now.
-        const text = Buffer.from(message).toString('utf8');
+        // uWS reuses the buffer after this callback returns: everything is read now.
+        const bytes = Buffer.from(message);
+        const refusal = frames.refusal(bytes, ws.getUserData().conn !== undefined);
+        if (refusal !== undefined) return send(ws, refusal);
+        const text = bytes.toString('utf8');
         void onFrame(ws, text).catch((err: unknown) =>
           d.log.error({ err }, 'frame handling failed')
         );
       },
       drain: (ws) => ws.getUserData().conn?.flush(),
-      close: (ws, code) => {
+      close: (ws, code, message) => {
         const data = ws.getUserData();
         d.log.debug(
-          { code, agentId: data.conn?.agentId, connId: data.connId },
+          {
+            code,
+            // uWS's own reason when it drops a socket, e.g. "Received too big message".
+            reason: Buffer.from(message).toString(),
+            agentId: data.conn?.agentId,
+            connId: data.connId,
+          },
           'agent socket closed'
         );
         data.closed = true;
