@@ -2,13 +2,20 @@
 // revoked key at once because the broadcasts (hub.directory.key.revoked from the CLI,
 // hub.directory.agent.<id> from the API and the CLI) drop it from every node's auth cache; a socket
 // checked its key once, at connect, so the same broadcasts make each node check the sockets it
-// holds and close those whose key is gone: close code 4401 after an `auth_error` frame.
-import { findPrincipalByKeyHash, type Queryable } from '../../infra/db/index.js';
+// holds and close those whose key is gone: close code 4401 after an `auth_error` frame. A
+// periodic sweep catches revocations whose broadcast never came (the CLI could not reach NATS).
+import {
+  activeAgentKeyHashes,
+  findPrincipalByKeyHash,
+  type Queryable,
+} from '../../infra/db/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { ConnectionRegistry } from '../messaging/frames.js';
 import { UwsAgentConnection } from './agent-connection.js';
 
 const REVOKED = 'API key revoked';
+/** Keys per sweep query. */
+const SWEEP_BATCH = 1000;
 
 export class SocketRevoker {
   /**
@@ -16,6 +23,8 @@ export class SocketRevoker {
    * revoked, so the socket it admits is checked again (see `checkedSince`).
    */
   private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(
     private readonly conns: ConnectionRegistry,
@@ -50,6 +59,39 @@ export class SocketRevoker {
     this.generation++;
     const conn = this.conns.get(agentId);
     if (conn instanceof UwsAgentConnection) this.recheck(conn);
+  }
+
+  /** Sweep every `everyMs`. */
+  start(everyMs: number): void {
+    this.timer ??= setInterval(() => void this.sweep(), everyMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Checks the key of every socket this node holds, a batch per query; closes the revoked. */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const open: UwsAgentConnection[] = [];
+      for (const c of this.conns.all()) if (c instanceof UwsAgentConnection) open.push(c);
+      for (let i = 0; i < open.length; i += SWEEP_BATCH) {
+        const batch = open.slice(i, i + SWEEP_BATCH);
+        const active = await activeAgentKeyHashes(
+          this.sql,
+          batch.map((c) => c.keyHash)
+        );
+        for (const c of batch) if (!active.has(c.keyHash)) c.revoke(REVOKED);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'cannot re-check socket keys; kept open until the next sweep');
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   private recheck(conn: UwsAgentConnection): void {

@@ -183,6 +183,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   // Open sockets meet a revoked key too, not only new requests.
   const revoker = new SocketRevoker(conns, sql, log.child({ component: 'ws' }));
   directory.onChanged((agentId) => revoker.agentChanged(agentId));
+  revoker.start(config.wsKeyRecheckMs);
   const keyRevocations = bus.nc.subscribe(subjects.keyRevoked, {
     callback: (_e, msg) => {
       try {
@@ -450,6 +451,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       directory.stop();
       liveDirectory?.close();
       keyRevocations.unsubscribe();
+      revoker.stop();
       auth.close();
       rateLimiter.stop();
       await outboxRelay.stop();

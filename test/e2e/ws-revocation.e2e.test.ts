@@ -1,7 +1,8 @@
 // Revoked keys end open WebSockets (issue 18 item 3): after a key rotation or an agent's deletion,
 // through the management API or the `burrow` CLI, every socket opened with the old key closes with
 // 4401 (after an `auth_error` frame) within 1 s, on whichever of two hub nodes it is; sockets of
-// other agents stay open, and the new key connects.
+// other agents stay open, and the new key connects. A revocation whose broadcast never came is
+// caught by each node's periodic re-check (WS_KEY_RECHECK_MS).
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
 import { rpc, text } from '../support/rpc.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
-import { createAgent, createTenant, issueAdminKey } from '../../infra/db/index.js';
+import { createAgent, createTenant, issueAdminKey, revokeAgentKeys } from '../../infra/db/index.js';
 
 const BIN = resolve(import.meta.dirname, '../../infra/bin/burrow.js');
 
@@ -186,5 +187,34 @@ describe('a revoked key ends the sockets opened with it, on every node', () => {
     expect((await pending).result).toMatchObject({ status: { state: 'completed' } });
     await stillServed(socket);
     await socket.close();
+  });
+
+  it('at the next periodic re-check when no broadcast came', async () => {
+    const RECHECK_MS = 300;
+    const c = await startHub(
+      testHubConfig(nats, db, { NODE_ID: 'node-c', WS_KEY_RECHECK_MS: String(RECHECK_MS) }),
+      silentLogger
+    );
+    try {
+      const victim = await newAgent('quiet-victim');
+      const bystander = await newAgent('quiet-bystander');
+      const socket = await connectWsAgent(c.url, victim.key);
+      const other = await connectWsAgent(c.url, bystander.key);
+      const closed = closeOf(socket);
+      // Straight in the database, as a CLI that could not reach NATS leaves it.
+      const started = Date.now();
+      expect(await revokeAgentKeys(c.sql, victim.id)).toHaveLength(1);
+      const got = await closed;
+      expect({ code: got.code, reason: got.reason }).toEqual({
+        code: 4401,
+        reason: 'API key revoked',
+      });
+      expect(got.at - started).toBeLessThan(RECHECK_MS + 1000);
+      // The same sweep checked the bystander's key and kept it.
+      await stillServed(other);
+      await other.close();
+    } finally {
+      await c.stop();
+    }
   });
 });
