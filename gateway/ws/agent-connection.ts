@@ -10,9 +10,10 @@ export interface SocketData {
   client?: string;
   /** Set once authenticated (on upgrade, or by the legacy first `auth` frame). */
   conn?: UwsAgentConnection;
-  /** Principal resolved during the upgrade, consumed in open(). */
-  pending?: { agentId: string; tenantId: string };
-  authError?: string;
+  /** The upgrade request's Authorization header, checked in open(). */
+  authorization?: string;
+  /** Settles once the key (header or `auth` frame) has been checked. */
+  authenticating?: Promise<void>;
   closed: boolean;
   authTimer?: NodeJS.Timeout;
 }
@@ -33,6 +34,8 @@ export class UwsAgentConnection implements AgentConnection {
     readonly connId: string,
     readonly agentId: string,
     readonly tenantId: string,
+    /** The hash of the API key the socket authenticated with (revocation closes it). */
+    readonly keyHash: string,
     private readonly limits: BackpressureLimits
   ) {}
 
@@ -58,6 +61,13 @@ export class UwsAgentConnection implements AgentConnection {
 
   get backlog(): number {
     return this.outbox.length;
+  }
+
+  /** The key is no longer valid: tell the agent why, then close as an unauthenticated socket. */
+  revoke(reason: string): void {
+    if (this.closed) return;
+    this.push({ type: 'auth_error', error: reason });
+    this.close(4401, reason);
   }
 
   close(code: number, reason: string): void {

@@ -6,8 +6,13 @@ import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket } from '
 import { HubError, ensureHubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
-import { updateAgentCard, type Principal, type Queryable } from '../../infra/db/index.js';
-import type { Authenticator } from '../auth/index.js';
+import {
+  hashApiKey,
+  updateAgentCard,
+  type Principal,
+  type Queryable,
+} from '../../infra/db/index.js';
+import { bearerToken, type Authenticator } from '../auth/index.js';
 import { withReplyHeaders } from '../http/index.js';
 import { nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 import type { RouteRegistrar } from '../routes/index.js';
@@ -23,6 +28,8 @@ import {
   type BackpressureLimits,
   type SocketData,
 } from './agent-connection.js';
+import type { SocketRevoker } from './socket-revoker.js';
+import { frameLimit } from './frame-limit.js';
 
 export interface WsDeps {
   auth: Authenticator;
@@ -34,6 +41,8 @@ export interface WsDeps {
   sql: Queryable;
   log: Logger;
   limits?: Partial<BackpressureLimits>;
+  /** Closes sockets whose key is revoked; also told about sockets admitted during a revocation. */
+  revoker?: SocketRevoker;
   /** Called after `welcome` (the offline queue drains from here). */
   onOnline?: (agentId: string) => void;
   authTimeoutMs?: number;
@@ -49,13 +58,18 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     if (!ws.getUserData().closed) ws.send(JSON.stringify(frame), false);
   };
 
-  const admit = (ws: WebSocket<SocketData>, principal: { agentId: string; tenantId: string }) => {
+  const admit = (
+    ws: WebSocket<SocketData>,
+    principal: { agentId: string; tenantId: string },
+    keyHash: string
+  ): UwsAgentConnection => {
     const data = ws.getUserData();
     const conn = new UwsAgentConnection(
       ws,
       data.connId,
       principal.agentId,
       principal.tenantId,
+      keyHash,
       limits
     );
     data.conn = conn;
@@ -66,6 +80,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       () => d.onOnline?.(principal.agentId),
       (err: unknown) => d.log.warn({ err, agentId: principal.agentId }, 'presence update failed')
     );
+    return conn;
   };
 
   const refuse = (ws: WebSocket<SocketData>, error: string) => {
@@ -83,8 +98,29 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     return p;
   };
 
+  /** Authenticates the socket by its key (header or `auth` frame), then welcomes or refuses it. */
+  const login = async (ws: WebSocket<SocketData>, header: string): Promise<void> => {
+    const data = ws.getUserData();
+    const mark = d.revoker?.mark();
+    try {
+      // In a request scope carrying the peer's address: wrong keys count as failed logins.
+      const p = asAgent(await withReplyHeaders({}, () => d.auth.authenticate(header), data.client));
+      clearTimeout(data.authTimer);
+      if (data.closed) return;
+      const conn = admit(ws, p, hashApiKey(bearerToken(header) ?? ''));
+      if (mark !== undefined) d.revoker?.checkedSince(mark, conn);
+    } catch (err) {
+      refuse(ws, ensureHubError(err).message);
+    } finally {
+      data.authenticating = undefined;
+    }
+  };
+
   const onFrame = async (ws: WebSocket<SocketData>, text: string): Promise<void> => {
     const data = ws.getUserData();
+    // Frames sent right after connecting wait for the key check, in the order they came.
+    if (data.authenticating) await data.authenticating;
+    if (data.closed) return;
     let frame: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(text);
@@ -110,17 +146,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         );
         return;
       }
-      try {
-        // In a request scope carrying the peer's address: wrong tokens count as failed logins.
-        const header = `Bearer ${frame.token}`;
-        const p = asAgent(
-          await withReplyHeaders({}, () => d.auth.authenticate(header), data.client)
-        );
-        clearTimeout(data.authTimer);
-        if (!data.closed) admit(ws, p);
-      } catch (err) {
-        refuse(ws, ensureHubError(err).message);
-      }
+      data.authenticating = login(ws, `Bearer ${frame.token}`);
       return;
     }
     const principal: Principal = { kind: 'agent', agentId: conn.agentId, tenantId: conn.tenantId };
@@ -185,60 +211,72 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     }
   };
 
-  return (table) => {
+  return (table, gateway) => {
+    const frames = frameLimit({
+      bodyLimitBytes: gateway.config.bodyLimitBytes,
+      ...(gateway.largeRequests ? { large: gateway.largeRequests } : {}),
+    });
     table.app.ws<SocketData>('/ws', {
-      maxPayloadLength: 16 * 1024 * 1024,
+      maxPayloadLength: frames.maxPayloadLength,
       idleTimeout: 120,
       // Backpressure is handled by UwsAgentConnection; never let uWS drop or close on it.
       maxBackpressure: 64 * 1024 * 1024,
       closeOnBackpressureLimit: 0,
       sendPingsAutomatically: true,
       upgrade: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => {
-        const key = req.getHeader('sec-websocket-key');
-        const protocol = req.getHeader('sec-websocket-protocol');
-        const extensions = req.getHeader('sec-websocket-extensions');
+        // Upgrade at once, in the handler uWS corks for us, and check the key in open(). Finishing
+        // the upgrade after an await (res.cork(() => res.upgrade(…))) hits a uWS bug (fixed
+        // upstream in uWebSockets PR #1929): when the socket's memory is resized in place, cork()
+        // reads the new WebSocket as HTTP response state and may shut it down right after open,
+        // without a close frame (1006) — up to 5 header-authenticated connects in 6.
         const authorization = req.getHeader('authorization');
-        let aborted = false;
-        res.onAborted(() => (aborted = true));
-        const upgrade = (data: SocketData) => {
-          if (aborted) return;
-          res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+        const data: SocketData = {
+          connId: randomUUID(),
+          client: Buffer.from(res.getRemoteAddressAsText()).toString(),
+          closed: false,
+          ...(authorization ? { authorization } : {}),
         };
-        const client = Buffer.from(res.getRemoteAddressAsText()).toString();
-        const base: SocketData = { connId: randomUUID(), client, closed: false };
-        if (!authorization) return upgrade(base);
-        withReplyHeaders({}, () => d.auth.authenticate(authorization), client).then(
-          (p) => {
-            try {
-              const a = asAgent(p);
-              upgrade({ ...base, pending: { agentId: a.agentId, tenantId: a.tenantId } });
-            } catch (err) {
-              upgrade({ ...base, authError: ensureHubError(err).message });
-            }
-          },
-          (err: unknown) => upgrade({ ...base, authError: ensureHubError(err).message })
+        res.upgrade(
+          data,
+          req.getHeader('sec-websocket-key'),
+          req.getHeader('sec-websocket-protocol'),
+          req.getHeader('sec-websocket-extensions'),
+          context
         );
       },
       open: (ws) => {
         const data = ws.getUserData();
-        if (data.authError) return refuse(ws, data.authError);
-        if (data.pending) return admit(ws, data.pending);
+        const header = data.authorization;
+        if (header !== undefined) {
+          data.authorization = undefined;
+          data.authenticating = login(ws, header);
+          return;
+        }
         data.authTimer = setTimeout(() => {
-          if (!data.conn) refuse(ws, 'no auth frame within 5 seconds');
+          if (!data.conn && !data.authenticating) refuse(ws, 'no auth frame within 5 seconds');
         }, d.authTimeoutMs ?? 5000);
       },
       message: (ws, message) => {
-        // uWS reuses the buffer after this callback returns: decode now.
-        const text = Buffer.from(message).toString('utf8');
+        // uWS reuses the buffer after this callback returns: everything is read now.
+        const bytes = Buffer.from(message);
+        const refusal = frames.refusal(bytes, ws.getUserData().conn !== undefined);
+        if (refusal !== undefined) return send(ws, refusal);
+        const text = bytes.toString('utf8');
         void onFrame(ws, text).catch((err: unknown) =>
           d.log.error({ err }, 'frame handling failed')
         );
       },
       drain: (ws) => ws.getUserData().conn?.flush(),
-      close: (ws, code) => {
+      close: (ws, code, message) => {
         const data = ws.getUserData();
         d.log.debug(
-          { code, agentId: data.conn?.agentId, connId: data.connId },
+          {
+            code,
+            // uWS's own reason when it drops a socket, e.g. "Received too big message".
+            reason: Buffer.from(message).toString(),
+            agentId: data.conn?.agentId,
+            connId: data.connId,
+          },
           'agent socket closed'
         );
         data.closed = true;

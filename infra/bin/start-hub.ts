@@ -28,7 +28,7 @@ import {
   createTaskLister,
   createOfficialHub,
 } from '../../gateway/messaging/index.js';
-import { wsRoutes } from '../../gateway/ws/index.js';
+import { SocketRevoker, wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
 import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
 import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
@@ -184,10 +184,17 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const directory = new AgentDirectory(sql, bus);
   directory.start();
   directory.onChanged((agentId) => auth.invalidateAgent(agentId));
+  const conns = new ConnectionRegistry();
+  // Open sockets meet a revoked key too, not only new requests.
+  const revoker = new SocketRevoker(conns, sql, log.child({ component: 'ws' }));
+  directory.onChanged((agentId) => revoker.agentChanged(agentId));
+  revoker.start(config.wsKeyRecheckMs);
   const keyRevocations = bus.nc.subscribe(subjects.keyRevoked, {
     callback: (_e, msg) => {
       try {
-        auth.invalidateKeyHash(decodeJson<{ keyHash: string }>(msg.data).keyHash);
+        const { keyHash } = decodeJson<{ keyHash: string }>(msg.data);
+        auth.invalidateKeyHash(keyHash);
+        revoker.keyRevoked(keyHash);
       } catch (err) {
         log.warn({ err }, 'unreadable key revocation');
       }
@@ -216,7 +223,6 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   membership.onChange(() => {
     presence.sweep().catch((err: unknown) => log.warn({ err }, 'presence sweep failed'));
   });
-  const conns = new ConnectionRegistry();
   // One live connection per agent, cluster-wide: when the agent connects elsewhere, the node that
   // holds the older socket closes it, so frames never go to a connection the agent abandoned.
   presence.onChange((agentId, entry) => {
@@ -230,7 +236,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         .catch((err: unknown) => log.warn({ err, agentId }, 'presence re-register failed'));
       return;
     }
-    if (entry.nodeId === config.nodeId && entry.connId === local.connId) return;
+    // This node holds only its newest socket per agent, so an entry of its own never replaces it:
+    // one naming another connId is the late echo of an earlier socket's put (a quick reconnect),
+    // and obeying it closed the new socket right after `welcome` with 4409.
+    if (entry.nodeId === config.nodeId) return;
     log.debug({ agentId, old: local.connId, now: entry }, 'closing a replaced agent socket');
     conns.remove(local);
     local.close(4409, 'replaced by a newer connection');
@@ -377,6 +386,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           limits: { highWaterBytes: config.wsHighWaterBytes, outboxFrames: config.wsOutboxFrames },
           // Queues owned here wake at once; other owners learn it from the presence bucket.
           onOnline: (agentId) => queues.presenceChanged(agentId, true),
+          revoker,
         }),
         standardRoutes({ tasks, lister, directory, auth }),
         cardRoutes({ directory, auth }),
@@ -446,6 +456,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       directory.stop();
       liveDirectory?.close();
       keyRevocations.unsubscribe();
+      revoker.stop();
       auth.close();
       rateLimiter.stop();
       await outboxRelay.stop();

@@ -40,6 +40,7 @@ describe('loadConfig defaults', () => {
       debugEnabled: true,
       wsHighWaterBytes: 262144,
       wsOutboxFrames: 1000,
+      wsKeyRecheckMs: 30_000,
       httpAgentTimeoutMs: 30_000,
       queue: {
         drainPerSecond: 10,
@@ -189,6 +190,7 @@ const BAD_VALUES: Record<string, string[]> = {
   DEBUG_ENABLED: ['maybe', '2'],
   WS_HIGH_WATER_BYTES: ['0', '256k'],
   WS_OUTBOX_FRAMES: ['-1', 'lots'],
+  WS_KEY_RECHECK_MS: ['0', 'often'],
   HTTP_AGENT_TIMEOUT_MS: ['0', '30s'],
   QUEUE_DRAIN_PER_SECOND: ['0', '1001', '2.5'],
   QUEUE_HTTP_RETRY_MS: ['0', '5min'],

@@ -66,6 +66,11 @@ export const ConfigSchema = z.object({
   WS_HIGH_WATER_BYTES: positiveInt.default(256 * 1024),
   /** Frames an agent's outbox holds before deliveries to it answer "busy". */
   WS_OUTBOX_FRAMES: positiveInt.default(1000),
+  /**
+   * Open sockets' keys are checked again this often, for revocations whose broadcast was missed
+   * (the auth cache's TTL, so a socket outlives a revoked key no longer than HTTP does).
+   */
+  WS_KEY_RECHECK_MS: positiveInt.default(30_000),
   /** How long an HTTP agent may take to answer a delivery (decisions.md §3: 30 s). */
   HTTP_AGENT_TIMEOUT_MS: positiveInt.default(30_000),
   /** Queued messages delivered per second to a recipient that comes online (spec: 10). */
@@ -171,6 +176,7 @@ export interface Config {
   readonly debugEnabled: boolean;
   readonly wsHighWaterBytes: number;
   readonly wsOutboxFrames: number;
+  readonly wsKeyRecheckMs: number;
   readonly httpAgentTimeoutMs: number;
   readonly queue: QueueConfig;
   readonly geocoder: GeocoderSettings;
@@ -275,6 +281,7 @@ export function toConfig(env: z.output<typeof ConfigSchema>): Config {
     debugEnabled: env.DEBUG_ENABLED,
     wsHighWaterBytes: env.WS_HIGH_WATER_BYTES,
     wsOutboxFrames: env.WS_OUTBOX_FRAMES,
+    wsKeyRecheckMs: env.WS_KEY_RECHECK_MS,
     httpAgentTimeoutMs: env.HTTP_AGENT_TIMEOUT_MS,
     queue: Object.freeze({
       drainPerSecond: env.QUEUE_DRAIN_PER_SECOND,

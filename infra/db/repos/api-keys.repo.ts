@@ -42,6 +42,25 @@ export async function findPrincipalByKeyHash(
     : { kind: 'agent', agentId: row.agentId, tenantId: row.tenantId };
 }
 
+/**
+ * Of these agent key hashes, the ones still active (not revoked, agent not deleted): the periodic
+ * re-check of open WebSockets, one query for many sockets.
+ */
+export async function activeAgentKeyHashes(
+  sql: Queryable,
+  keyHashes: readonly string[]
+): Promise<Set<string>> {
+  if (keyHashes.length === 0) return new Set();
+  const rows = await sql<{ keyHash: string }[]>`
+    select k.key_hash
+    from api_keys k
+    join agents a on a.id = k.agent_id
+    where k.key_hash = any(${sql.array([...keyHashes])}::text[])
+      and k.revoked_at is null
+      and a.deleted_at is null`;
+  return new Set(rows.map((r) => r.keyHash));
+}
+
 /** Store a new key for `agentId` (or a tenant admin key when agentId is null). */
 export async function insertApiKey(
   sql: Queryable,

@@ -40,6 +40,7 @@ export {
   revokeAgentKeys,
   revokeKey,
   rotateAgentKey,
+  activeAgentKeyHashes,
   type IssuedKey,
   type Principal,
   type RotatedKey,
