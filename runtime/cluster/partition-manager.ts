@@ -31,6 +31,8 @@ export interface PartitionManagerOptions {
   handler: PartitionHandler;
   log: Logger;
   metrics?: HubMetrics;
+  /** The pauses before a troubled partition is taken again (defaults: 1 s doubling to 60 s). */
+  retakePauseMs?: { first: number; max: number };
 }
 
 interface Owned {
@@ -190,17 +192,18 @@ export class PartitionManager {
     let t = this.trouble.get(p);
     if (!t || (since !== undefined && now - since > STABLE_MS)) t = { failures: 0, notBefore: 0 };
     t.failures++;
-    const pauseMs =
-      t.failures === 1
-        ? 0
-        : Math.min(RETAKE_MAX_PAUSE_MS, RETAKE_FIRST_PAUSE_MS * 2 ** (t.failures - 2));
+    const { first, max } = this.o.retakePauseMs ?? {
+      first: RETAKE_FIRST_PAUSE_MS,
+      max: RETAKE_MAX_PAUSE_MS,
+    };
+    const pauseMs = t.failures === 1 ? 0 : Math.min(max, first * 2 ** (t.failures - 2));
     t.notBefore = now + pauseMs;
     this.trouble.set(p, t);
     if (t.failures === RETAKE_GIVE_UP_AFTER) {
       this.o.metrics?.retryGiveUps.inc({ loop: 'partition_take' });
       this.o.log.error(
         { partition: this.label(p), failures: t.failures },
-        'partition keeps failing; it is taken again once a minute from now on'
+        'partition keeps failing; it is taken again after the longest pause from now on'
       );
     }
     return pauseMs;
