@@ -2,7 +2,8 @@
 // it: acquire the lock, fence the log, activate; or deactivate and release. Reconciles run one at a
 // time, on membership changes and on every tick; a lost lock or a fenced log gives a partition up.
 // A partition whose log keeps breaking, or whose activation keeps failing, is taken again only after
-// a pause that doubles each time (up to a minute): a fault that recurs cannot spin the node.
+// a pause that doubles each time (up to 30 s): a fault that recurs cannot spin the node. A NATS
+// reconnect clears the record: failures during an outage say nothing about the partition.
 import type { Bus } from '../bus/index.js';
 import { partitionLabel } from '../bus/index.js';
 import type { Logger } from '../log/index.js';
@@ -31,7 +32,7 @@ export interface PartitionManagerOptions {
   handler: PartitionHandler;
   log: Logger;
   metrics?: HubMetrics;
-  /** The pauses before a troubled partition is taken again (defaults: 1 s doubling to 60 s). */
+  /** The pauses before a troubled partition is taken again (defaults: 1 s doubling to 30 s). */
   retakePauseMs?: { first: number; max: number };
 }
 
@@ -49,7 +50,7 @@ interface Trouble {
 
 /** The first failure is retried at once (a fenced log: the next reconcile settles who owns it). */
 const RETAKE_FIRST_PAUSE_MS = 1000;
-const RETAKE_MAX_PAUSE_MS = 60_000;
+const RETAKE_MAX_PAUSE_MS = 30_000;
 /** Failures in a row after which the retries count as given up (and keep the longest pause). */
 const RETAKE_GIVE_UP_AFTER = 6;
 /** A partition held this long without trouble starts over from a clean record. */
@@ -68,6 +69,10 @@ export class PartitionManager {
 
   start(): void {
     this.o.membership.onChange(() => this.reconcileSoon());
+    this.o.bus.onReconnect(() => {
+      this.trouble.clear();
+      this.reconcileSoon();
+    });
     this.timer = setInterval(() => this.reconcileSoon(), this.o.tickMs);
     this.reconcileSoon();
   }
