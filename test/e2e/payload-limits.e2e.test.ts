@@ -3,17 +3,22 @@
 // message and its echo: such a send is refused up front with -32018 / 413, naming the limit, and
 // leaves no task; the partition keeps serving; a message to an offline agent is refused the same
 // way; an agent's reply the task cannot store fails the task with the reason.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, subjects, partitionLabel } from '../../runtime/bus/index.js';
 import { ask, startAgentHub, type AgentHub } from '../support/official-agents.js';
 import { rpc, text } from '../support/rpc.js';
 import { connectWsAgent, type TestWsAgent } from '../support/ws-agent.js';
+import { createAgent } from '../../infra/db/index.js';
 
 let h: AgentHub;
 type Name = 'alice' | 'bob' | 'carol';
 const keys = {} as Record<Name, string>;
 const ids = {} as Record<Name, string>;
 const open: TestWsAgent[] = [];
+let httpAgent: Server | undefined;
+let tenant = '';
 
 const KB = 1000;
 const pad = (bytes: number) => 'x'.repeat(bytes);
@@ -21,7 +26,7 @@ const pad = (bytes: number) => 'x'.repeat(bytes);
 beforeAll(async () => {
   h = await startAgentHub(); // its own nats-server, default max_payload (1 MB)
   expect(h.hub.bus.nc.info?.max_payload).toBe(1024 * 1024);
-  const tenant = await h.tenant('Payload');
+  tenant = await h.tenant('Payload');
   for (const name of ['alice', 'bob', 'carol'] as const) {
     const a = await h.agent(tenant, name);
     keys[name] = a.key;
@@ -31,6 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const a of open) await a.close().catch(() => undefined);
+  httpAgent?.close();
   await h?.close();
 });
 
@@ -197,5 +203,26 @@ describe('payloads that fit the body limit but not NATS', () => {
     expect(got.result).toMatchObject({ status: { state: 'input-required' } });
     const canceled = await rpc(h.url, keys.alice, 'CancelTask', { id: m.taskId });
     expect(canceled.result).toMatchObject({ status: { state: 'canceled' } });
+  });
+
+  it("fails the task with a reason when an HTTP agent's answer cannot be stored", async () => {
+    // Answers every SendMessage with a 600 KB string: the task would hold it twice.
+    httpAgent = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: pad(600 * KB) }));
+      });
+    });
+    await new Promise<void>((r) => httpAgent!.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(httpAgent.address() as AddressInfo).port}/`;
+    const agent = await createAgent(h.hub.sql, { tenantId: tenant, name: 'verbose', url });
+    const r = await rpc(h.url, keys.alice, 'SendMessage', {
+      message: text('tell me everything'),
+      configuration: { agentId: agent.agent.id, blocking: true },
+    });
+    expect(r.result).toMatchObject({ status: { state: 'failed' } });
+    expect(JSON.stringify(r.result)).toMatch(/reply too large to store.*NATS max_payload 1048576/);
+    expect(await handovers()).toBe(0);
   });
 });
