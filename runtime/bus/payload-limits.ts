@@ -43,6 +43,5 @@ export function headerBytes(headers: Readonly<Record<string, string>>): number {
 
 /** A subject a message can be published to: dot-separated tokens, no wildcards or whitespace. */
 export function isPublishableSubject(subject: string): boolean {
-  if (subject.length === 0 || /[\s*>]/.test(subject)) return false;
-  return subject.split('.').every((t) => t.length > 0);
+  return subject.length > 0 && !/[\s*>]|\.\.|^\.|\.$/.test(subject);
 }

@@ -32,9 +32,12 @@ export class FencedError extends Error {
  */
 export class WriteRefusedError extends HubError {}
 
-/** The headers every append carries besides the caller's (Nats-Expected-Last-Sequence, rollup). */
-const FENCING_HEADERS = { 'Nats-Expected-Last-Sequence': String(Number.MAX_SAFE_INTEGER) };
-const ROLLUP_HEADER = { 'Nats-Rollup': 'sub' };
+/** Wire bytes of the headers every append carries (the expected sequence, at its longest). */
+const FENCING_BYTES = headerBytes({
+  'Nats-Expected-Last-Sequence': String(Number.MAX_SAFE_INTEGER),
+});
+/** What a rollup header adds to them. */
+const ROLLUP_BYTES = headerBytes({ 'Nats-Rollup': 'sub' }) - headerBytes({});
 
 export interface AppendOptions {
   rollup?: boolean;
@@ -89,14 +92,10 @@ export class PartitionLog {
 
   /** The largest payload an append with these options can carry (NATS max_payload less headers). */
   maxPayloadBytes(opts: AppendOptions = {}): number {
-    return (
-      this.bus.maxPayload -
-      headerBytes({
-        ...FENCING_HEADERS,
-        ...(opts.rollup ? ROLLUP_HEADER : {}),
-        ...opts.headers,
-      })
-    );
+    let bytes = FENCING_BYTES;
+    if (opts.rollup) bytes += ROLLUP_BYTES;
+    if (opts.headers) bytes += headerBytes(opts.headers) - headerBytes({});
+    return this.bus.maxPayload - bytes;
   }
 
   get lastSequence(): number {
