@@ -114,8 +114,8 @@ const HANDOVER_GRACE_MS = 3000;
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 /**
- * Attempts of one delivery on this node (about four minutes with the pauses above). Past them the
- * task stays pending in the log and the partition's next owner tries again.
+ * Attempts of one delivery on this node (about four minutes with the pauses above); past them the
+ * task fails with the reason (a new owner after a move starts its own count).
  */
 const DELIVERY_MAX_TRIES = 12;
 
@@ -617,11 +617,22 @@ export class TaskService implements QueueDelegate {
           );
           return;
         }
+        // Moved away meanwhile: the new owner delivers it (and counts its own tries).
+        if (!this.o.host.owns(addr.partition)) return;
         if (tries + 1 >= DELIVERY_MAX_TRIES) {
           this.o.metrics?.retryGiveUps.inc({ loop: 'delivery' });
           this.o.log.error(
             { err, taskId: task.id, tries: tries + 1 },
-            'delivery retries exhausted; the task stays pending for the next owner'
+            'delivery retries exhausted; the task fails'
+          );
+          // The sender learns it and may send again, rather than wait on a task nobody retries.
+          const why = err instanceof HubError ? err.message : 'internal error';
+          void this.failAndReport(
+            addr,
+            task,
+            `delivery failed on the hub's side ${tries + 1} times: ${why}`
+          ).catch((e: unknown) =>
+            this.o.log.warn({ err: e, taskId: task.id }, 'failing an undeliverable task failed')
           );
           return;
         }
