@@ -6,6 +6,7 @@ import { cleanupMachine } from './queue/cleanup.machine.js';
 export { taskMachine, queueMachine, cleanupMachine };
 export { msUntilNextRun, type CleanupContext } from './queue/cleanup.machine.js';
 export type { TaskEvent, TaskInput, RespondState } from './task/task.events.js';
+export { TASK_RECORD_OVERHEAD, taskMessageLimit } from './task/task.limits.js';
 export type { QueueContext } from './queue/queue.machine.js';
 export {
   QueueEvent,

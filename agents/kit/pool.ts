@@ -59,7 +59,20 @@ export function runAgentPool(agent: OfficialAgent, o: PoolOptions): AgentPool {
   for (const w of workers) w.subscribe((s) => s.matches('idle') && dispatch());
 
   const reply = (msg: Msg, answer: AgentAnswerWire): void => {
-    msg.respond(encodeJson(answer));
+    const data = encodeJson(answer);
+    // NATS cannot carry it: the task fails with the reason instead of timing out at the hub.
+    if (data.byteLength > o.bus.maxPayload) {
+      msg.respond(
+        encodeJson({
+          ok: false,
+          error:
+            `reply too large to store: the agent's reply of ${data.byteLength} bytes exceeds ` +
+            `the NATS server's max_payload (${o.bus.maxPayload} bytes)`,
+        } satisfies AgentAnswerWire)
+      );
+      return;
+    }
+    msg.respond(data);
   };
 
   const handle = async (msg: Msg, req: InvokeRequestWire, signal: AbortSignal): Promise<void> => {

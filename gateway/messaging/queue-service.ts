@@ -25,7 +25,7 @@ import {
 } from '../../runtime/cluster/index.js';
 import type { QueueConfig } from '../../runtime/config/index.js';
 import { HubError, UnavailableError } from '../../runtime/errors/index.js';
-import { callOwner, serveOwner, type OwnerReply } from '../../runtime/host/index.js';
+import { callOwner, respondOwner, serveOwner, type OwnerReply } from '../../runtime/host/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import type { Message } from '../../runtime/protocol/index.js';
@@ -142,6 +142,18 @@ interface QueuePartition {
   bodies: Map<number, Uint8Array>;
   bodyBytes: number;
   /** Per recipient: the highest delivered sequence not yet purged from the log, and whether a purge runs. */
+}
+
+function newEntry(r: EnqueueRequest, taskId: string, now: number): NewEntry {
+  return {
+    tenantId: r.tenantId,
+    recipientId: r.recipientId,
+    senderId: r.senderId,
+    taskId,
+    key: r.key,
+    enqueuedAt: now,
+    expiresAt: r.expiresAt,
+  };
 }
 
 /** Queue deliveries one node runs at once (each is a few log writes and a socket write). */
@@ -328,7 +340,7 @@ export class QueueService implements PartitionHandler {
     qp.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'queue'), {
       callback: (_err, msg) => {
         void this.serve(partition, decodeJson<QueueRequest>(msg.data)).then((r) =>
-          msg.respond(encodeJson(r))
+          respondOwner(this.o.bus, msg, r)
         );
       },
     });
@@ -359,7 +371,12 @@ export class QueueService implements PartitionHandler {
 
   private call<R>(partition: number, req: QueueRequest): Promise<R> {
     return callOwner<R>(
-      { bus: this.o.bus, partitions: this.o.partitions, handoverWaitMs: this.o.handoverWaitMs },
+      {
+        bus: this.o.bus,
+        partitions: this.o.partitions,
+        handoverWaitMs: this.o.handoverWaitMs,
+        ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
+      },
       partition,
       'queue',
       req,
@@ -394,6 +411,19 @@ export class QueueService implements PartitionHandler {
     let taskId = r.taskId;
     let task: unknown;
     try {
+      const body = encodeJson({ message: r.message } satisfies QueuedBody);
+      // Measured before the task exists: a message the log would refuse leaves nothing behind.
+      const room = qp.log.maxPayloadBytes({
+        headers: queueHeaders({ ...newEntry(r, taskId, this.now()) }),
+      });
+      if (body.byteLength > room) {
+        throw new HubError(
+          'PAYLOAD_TOO_LARGE',
+          `Message of ${body.byteLength} bytes does not fit the recipient's queue: NATS ` +
+            `max_payload (${qp.log.maxPayload} bytes) leaves ${room} bytes for it`,
+          { data: { size: body.byteLength, limit: room, maxPayload: qp.log.maxPayload } }
+        );
+      }
       if (r.spawn !== undefined) {
         const created = await this.need().createTask(r.spawn, r.key);
         taskId = created.taskId;
@@ -411,17 +441,8 @@ export class QueueService implements PartitionHandler {
           return { taskId, task, duplicate: true };
         }
       }
-      const entry: NewEntry = {
-        tenantId: r.tenantId,
-        recipientId: r.recipientId,
-        senderId: r.senderId,
-        taskId,
-        key: r.key,
-        enqueuedAt: this.now(),
-        expiresAt: r.expiresAt,
-      };
+      const entry = newEntry(r, taskId, this.now());
       if (!qp.live) throw new UnavailableError('queue partition moved');
-      const body = encodeJson({ message: r.message } satisfies QueuedBody);
       const seq = await qp.log.append(queueSubject(qp.label, entry), body, {
         headers: queueHeaders(entry),
       });

@@ -6,7 +6,9 @@ import type { Subscription } from '@nats-io/nats-core';
 import {
   decodeJson,
   encodeJson,
+  encodedSizeOver,
   partitionLabel,
+  recordLimits,
   publishEvent,
   subjects,
   type Bus,
@@ -15,7 +17,8 @@ import {
 } from '../../runtime/bus/index.js';
 import { HubError, InvalidParamsError, UnavailableError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorHost, ActorView } from '../../runtime/host/index.js';
-import type { Logger } from '../../runtime/log/index.js';
+import { throttledLog, type Logger, type ThrottledLog } from '../../runtime/log/index.js';
+import type { HubMetrics } from '../../runtime/metrics/index.js';
 import type { OutboundGuard } from '../../runtime/net/index.js';
 import {
   TerminalStates,
@@ -28,8 +31,14 @@ import {
   type TaskRespondParams,
 } from '../../runtime/protocol/index.js';
 import type { EnvelopeSigner } from '../../runtime/envelope/index.js';
-import type { QueueEntry, QueueTransport, TaskEvent, TaskInput } from '../../actors/index.js';
-import type { Principal } from '../../infra/db/index.js';
+import {
+  taskMessageLimit,
+  type QueueEntry,
+  type QueueTransport,
+  type TaskEvent,
+  type TaskInput,
+} from '../../actors/index.js';
+import { OFFICIAL_TENANT, type Principal } from '../../infra/db/index.js';
 import { isVisibleTo, type AgentDirectory, type AgentRecord } from './directory.js';
 import type { FrameRouter } from './frames.js';
 import type { Presence } from './presence.js';
@@ -71,6 +80,8 @@ export interface TaskServiceOptions {
   eventInterest?: { wants(tenantId: string, event: string): Promise<boolean> };
   /** Live hub nodes (membership): a push to a socket on any other node is re-delivered. */
   liveNodes?: () => readonly string[];
+  /** Counts deliveries whose retries gave up (retryGiveUps, loop delivery). */
+  metrics?: HubMetrics;
   now?: () => number;
 }
 
@@ -103,6 +114,17 @@ const HANDOVER_GRACE_MS = 3000;
 /** Retries of a delivery that failed on the hub's side (log or database unavailable). */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
+/**
+ * Attempts of one delivery on this node (about four minutes with the pauses above); past them the
+ * task fails with the reason (a new owner after a move starts its own count).
+ */
+const DELIVERY_MAX_TRIES = 12;
+
+/** The start of the reason a task fails with when the recipient's reply could not be stored. */
+const REPLY_TOO_LARGE = 'reply too large to store';
+
+/** Bytes of a task's persisted snapshot around its context (state value, status, xstate fields). */
+const TASK_RECORD_SLACK = 1024;
 
 export class TaskService implements QueueDelegate {
   private readonly now: () => number;
@@ -120,11 +142,14 @@ export class TaskService implements QueueDelegate {
   private readonly lanes = new Map<string, Promise<void>>();
   /** Owner side: tasks pushed to a WebSocket and not answered yet → the node holding the socket. */
   private readonly pushed = new Map<string, { addr: ActorAddress; node: string }>();
+  private readonly throttled: ThrottledLog;
 
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
+    this.throttled = throttledLog(o.log);
     o.host.onDurable('task', (addr, view) => this.onDurable(addr, view));
     o.host.onRestored('task', (addr, view) => this.onRestored(addr, view));
+    o.host.onRefused('task', (addr, view, err) => this.onRefused(addr, view, err));
     o.queues?.connect(this);
   }
 
@@ -132,6 +157,8 @@ export class TaskService implements QueueDelegate {
 
   async send(principal: Principal, req: SendRequest): Promise<Task> {
     const sender = requireAgent(principal);
+    // Before anything is created or queued: a message the hub cannot store leaves no trace.
+    this.refuseLargeMessage(req.message);
     if (req.taskId !== undefined) return this.continueTask(sender, req);
 
     const recipient = await this.recipientOf(sender, req);
@@ -230,6 +257,7 @@ export class TaskService implements QueueDelegate {
       );
     }
     const message: Message = { ...req.message, contextId: current.contextId, taskId };
+    this.refuseGrowth(current, message);
     const waiter = req.blocking
       ? this.waitSettled(addr, this.blockingMs(), this.answersBlockingSend)
       : undefined;
@@ -247,6 +275,49 @@ export class TaskService implements QueueDelegate {
     } finally {
       waiter?.cancel();
     }
+  }
+
+  /**
+   * A message larger than a task can hold along with a reply as large (actors/task/task.limits.ts)
+   * is refused up front: NATS max_payload bounds every record the hub writes.
+   */
+  private refuseLargeMessage(message: Message): void {
+    const limits = recordLimits(this.o.bus.maxPayload);
+    const limit = taskMessageLimit(limits.active);
+    const size = encodedSizeOver(message, limit);
+    if (size === undefined) return;
+    throw new HubError(
+      'PAYLOAD_TOO_LARGE',
+      `Message of ${size} bytes exceeds the ${limit} bytes this hub accepts per message: NATS ` +
+        `max_payload (${limits.maxPayload} bytes) must hold the task with the message and a ` +
+        `reply as large`,
+      { data: { field: 'message', size, limit, maxPayload: limits.maxPayload } }
+    );
+  }
+
+  /**
+   * A continuation adds its message to the task twice (messages and events): the history so far
+   * must leave room for it, or the task could never be stored again.
+   */
+  private refuseGrowth(task: Task, message: Message): void {
+    const limits = recordLimits(this.o.bus.maxPayload);
+    const adds = 2 * Buffer.byteLength(JSON.stringify(message));
+    const room = limits.active - TASK_RECORD_SLACK - adds;
+    const size = encodedSizeOver(task, room);
+    if (size === undefined) return;
+    throw new HubError(
+      'PAYLOAD_TOO_LARGE',
+      `Task ${task.id} holds ${size} bytes; this message would add ${adds} and a task may take at ` +
+        `most ${limits.active} bytes (NATS max_payload ${limits.maxPayload} bytes): start a new task`,
+      {
+        data: {
+          field: 'message',
+          size: size + adds,
+          limit: limits.active,
+          maxPayload: limits.maxPayload,
+        },
+      }
+    );
   }
 
   private async recipientOf(sender: AgentPrincipal, req: SendRequest): Promise<AgentRecord> {
@@ -539,7 +610,39 @@ export class TaskService implements QueueDelegate {
       () => this.delivering.delete(job),
       (err: unknown) => {
         this.delivering.delete(job);
-        this.o.log.warn({ err, taskId: task.id }, 'delivery failed; retrying');
+        // Refused for good (too large, invalid): the owner's store failed the task with the reason.
+        if (err instanceof HubError && !err.retryable) {
+          this.throttled.warn(
+            `delivery:${err.code}`,
+            { err, taskId: task.id },
+            'delivery failed for good; not retried'
+          );
+          return;
+        }
+        // Moved away meanwhile: the new owner delivers it (and counts its own tries).
+        if (!this.o.host.owns(addr.partition)) return;
+        if (tries + 1 >= DELIVERY_MAX_TRIES) {
+          this.o.metrics?.retryGiveUps.inc({ loop: 'delivery' });
+          this.o.log.error(
+            { err, taskId: task.id, tries: tries + 1 },
+            'delivery retries exhausted; the task fails'
+          );
+          // The sender learns it and may send again, rather than wait on a task nobody retries.
+          const why = err instanceof HubError ? err.message : 'internal error';
+          void this.failAndReport(
+            addr,
+            task,
+            `delivery failed on the hub's side ${tries + 1} times: ${why}`
+          ).catch((e: unknown) =>
+            this.o.log.warn({ err: e, taskId: task.id }, 'failing an undeliverable task failed')
+          );
+          return;
+        }
+        this.throttled.warn(
+          'delivery:retry',
+          { err, taskId: task.id, tries: tries + 1 },
+          'delivery failed; retrying'
+        );
         const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** tries);
         setTimeout(() => {
           if (!this.o.host.owns(addr.partition)) return;
@@ -822,10 +925,14 @@ export class TaskService implements QueueDelegate {
       ...(p.artifact ? { artifact: p.artifact } : {}),
       lastChunk: p.lastChunk,
     };
+    const limits = recordLimits(this.o.bus.maxPayload);
+    const size = encodedSizeOver(event, limits.active - TASK_RECORD_SLACK);
+    if (size !== undefined) await this.refuseLargeReply(principal, addr, size, limits);
     let result;
     try {
       result = await this.o.host.send(addr, event);
     } catch (err) {
+      // Refused by the owner's store: the task was failed there with the reason (onRefused).
       if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
       // Not live: finished (or never existed). Explain which, to parties only.
       const task = await this.readVisible(principal, addr);
@@ -850,6 +957,49 @@ export class TaskService implements QueueDelegate {
       );
     }
     return task;
+  }
+
+  /**
+   * A reply larger than any task can store never reaches the owner (nor the bus): the task fails
+   * with the reason, so its sender is not left waiting, and the agent is told the limit.
+   */
+  private async refuseLargeReply(
+    principal: Principal,
+    addr: ActorAddress,
+    size: number,
+    limits: { active: number; maxPayload: number }
+  ): Promise<never> {
+    const text =
+      `the reply of ${size} bytes exceeds the ${limits.active} bytes a task can store ` +
+      `(NATS max_payload ${limits.maxPayload} bytes)`;
+    const task = await this.readVisible(principal, addr);
+    if (task.recipientId === (principal as AgentPrincipal).agentId) {
+      if (!TerminalStates.has(task.status.state)) {
+        await this.failAndReport(addr, task, `${REPLY_TOO_LARGE}: ${text}`);
+      }
+    }
+    throw new HubError('PAYLOAD_TOO_LARGE', `Reply too large: ${text}`, {
+      data: { size, limit: limits.active, maxPayload: limits.maxPayload },
+    });
+  }
+
+  /**
+   * Owner side: a change of the task could not be stored and was undone. Back in input-required,
+   * the refused change was the sender's continuation: the sender was told, the task still waits.
+   * Otherwise the change came from the recipient's reply: the task fails with the reason, so the
+   * sender is not left waiting for a reply that can never be stored.
+   */
+  private onRefused(addr: ActorAddress, view: ActorView, err: HubError): void {
+    if (view.status !== 'active') return;
+    const task = view.context as Task;
+    if (task.status.state === 'input-required') return;
+    const reason =
+      err.code === 'PAYLOAD_TOO_LARGE'
+        ? `${REPLY_TOO_LARGE}: ${err.message}`
+        : `the task could not be stored: ${err.message}`;
+    this.failAndReport(addr, task, reason).catch((e: unknown) =>
+      this.o.log.warn({ err: e, taskId: task.id }, 'failing a task whose change was refused failed')
+    );
   }
 
   // ---- task events ----------------------------------------------------------------------------

@@ -277,6 +277,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'tasks' }),
     liveNodes: () => membership.liveNodeIds(),
     eventInterest: webhookInterest,
+    metrics,
     // The index trails the log by its flush interval: a reply by contextId right after the first
     // message would miss it, so a miss flushes this node's pending rows and looks again.
     contextPeer: async (contextId, agentId) =>
@@ -349,7 +350,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       largeRequests: largeAgentRequests({
         limitBytes: config.pixel.bodyLimitBytes,
         bodyLimitBytes: config.bodyLimitBytes,
-        natsMaxPayload: bus.nc.info?.max_payload ?? 1024 * 1024,
+        natsMaxPayload: () => bus.maxPayload,
         agents: new Set(['pixel', 'agent-pixel-official']),
       }),
       debug: {

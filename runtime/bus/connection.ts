@@ -34,6 +34,11 @@ export interface Bus {
   readonly kvm: Kvm;
   readonly serverVersion: string;
   readonly replicas: number;
+  /**
+   * The max_payload of the server this connection talks to (from its INFO, so a reconnect to a
+   * server configured differently is seen): no message, headers included, may be larger.
+   */
+  readonly maxPayload: number;
   publish(subject: string, data: Uint8Array, opts?: PublishOptions): Promise<PubAck>;
   /** True when a round trip to the server completes within timeoutMs. */
   ping(timeoutMs: number): Promise<boolean>;
@@ -57,6 +62,9 @@ export function subjectCasIsSafe(version: string, replicas: number): boolean {
   const [maj = 0, min = 0, patch = 0] = version.split('.').map((n) => parseInt(n, 10));
   return maj > 2 || (maj === 2 && (min > 9 || (min === 9 && patch >= 21)));
 }
+
+/** nats-server's max_payload unless its configuration says otherwise. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 const FORBIDDEN_OPTIONS = ['ttl', 'schedule', 'markerTTL'] as const;
 
@@ -125,6 +133,9 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     kvm,
     serverVersion,
     replicas: opts.replicas,
+    get maxPayload() {
+      return nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    },
     publish,
     async ping(timeoutMs) {
       if (nc.isClosed()) return false;

@@ -16,7 +16,7 @@ export {
   allPartitionLabels,
   type Topology,
 } from './streams.js';
-export { encodeJson, decodeJson, isNoMessage } from './codec.js';
+export { encodeJson, decodeJson, encodedSizeOver, isNoMessage } from './codec.js';
 export {
   publishEvent,
   decodeHubEvent,
@@ -30,3 +30,11 @@ export {
 } from './events.js';
 export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';
 export { idleGuard, type IdleGuard } from './idle-guard.js';
+export {
+  FINAL_RESERVE,
+  RECORD_HEADROOM,
+  headerBytes,
+  isPublishableSubject,
+  recordLimits,
+  type RecordLimits,
+} from './payload-limits.js';

@@ -2,7 +2,17 @@
 // Nats-Expected-Last-Sequence; every later append expects the sequence this writer last produced,
 // so once another owner writes, every append of the stale owner fails (exact on R3, nats-2.9.md §0.2).
 // Appends are pipelined: the k-th append in flight expects lastSeq + k.
-import { encodeJson, streams, subjects, type Bus } from '../bus/index.js';
+// A write the server could never take (too large for max_payload, a subject no stream holds) is
+// refused before it takes a sequence: it fails alone and the log stays usable for everyone else.
+import {
+  encodeJson,
+  headerBytes,
+  isPublishableSubject,
+  streams,
+  subjects,
+  type Bus,
+} from '../bus/index.js';
+import { HubError } from '../errors/index.js';
 
 /** nats-server's JSErrCode for "wrong last sequence". */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -15,6 +25,19 @@ const COMPACT_MAX_BACKLOG = 20_000;
 export class FencedError extends Error {
   override readonly name = 'FencedError';
 }
+
+/**
+ * A write refused before it was sent, because no retry could make it succeed. The log is intact;
+ * `data.size` and `data.limit` say by how much a payload was too large.
+ */
+export class WriteRefusedError extends HubError {}
+
+/** Wire bytes of the headers every append carries (the expected sequence, at its longest). */
+const FENCING_BYTES = headerBytes({
+  'Nats-Expected-Last-Sequence': String(Number.MAX_SAFE_INTEGER),
+});
+/** What a rollup header adds to them. */
+const ROLLUP_BYTES = headerBytes({ 'Nats-Rollup': 'sub' }) - headerBytes({});
 
 export interface AppendOptions {
   rollup?: boolean;
@@ -62,6 +85,19 @@ export class PartitionLog {
     }
   }
 
+  /** The NATS server's max_payload. */
+  get maxPayload(): number {
+    return this.bus.maxPayload;
+  }
+
+  /** The largest payload an append with these options can carry (NATS max_payload less headers). */
+  maxPayloadBytes(opts: AppendOptions = {}): number {
+    let bytes = FENCING_BYTES;
+    if (opts.rollup) bytes += ROLLUP_BYTES;
+    if (opts.headers) bytes += headerBytes(opts.headers) - headerBytes({});
+    return this.bus.maxPayload - bytes;
+  }
+
   get lastSequence(): number {
     return this.tail;
   }
@@ -78,8 +114,9 @@ export class PartitionLog {
     opts: AppendOptions = {}
   ): Promise<number> {
     if (this.broken) throw this.broken;
-    const expected = this.tail++;
     const payload = data instanceof Uint8Array ? data : encodeJson(data);
+    this.refuseUnwritable(subject, payload, opts);
+    const expected = this.tail++;
     try {
       const ack = await this.bus.publish(subject, payload, {
         expectLastSequence: expected,
@@ -98,6 +135,24 @@ export class PartitionLog {
         this.onBroken?.(e);
       }
       throw e;
+    }
+  }
+
+  private refuseUnwritable(subject: string, payload: Uint8Array, opts: AppendOptions): void {
+    if (!isPublishableSubject(subject) || !subject.startsWith(`hubd.${this.label}.`)) {
+      throw new WriteRefusedError(
+        'INTERNAL',
+        `partition ${this.label}: subject ${JSON.stringify(subject)} is not in this log`
+      );
+    }
+    const limit = this.maxPayloadBytes(opts);
+    if (payload.byteLength > limit) {
+      throw new WriteRefusedError(
+        'PAYLOAD_TOO_LARGE',
+        `a write of ${payload.byteLength} bytes does not fit the NATS server's max_payload ` +
+          `(${this.bus.maxPayload} bytes, ${limit} after headers)`,
+        { data: { size: payload.byteLength, limit, maxPayload: this.bus.maxPayload } }
+      );
     }
   }
 

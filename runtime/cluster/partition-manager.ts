@@ -1,6 +1,9 @@
 // Keeps this node's owned partitions equal to what rendezvous hashing over the live members assigns
 // it: acquire the lock, fence the log, activate; or deactivate and release. Reconciles run one at a
 // time, on membership changes and on every tick; a lost lock or a fenced log gives a partition up.
+// A partition whose log keeps breaking, or whose activation keeps failing, is taken again only after
+// a pause that doubles each time (up to 30 s): a fault that recurs cannot spin the node. A NATS
+// reconnect clears the record: failures during an outage say nothing about the partition.
 import type { Bus } from '../bus/index.js';
 import { partitionLabel } from '../bus/index.js';
 import type { Logger } from '../log/index.js';
@@ -29,6 +32,8 @@ export interface PartitionManagerOptions {
   handler: PartitionHandler;
   log: Logger;
   metrics?: HubMetrics;
+  /** The pauses before a troubled partition is taken again (defaults: 1 s doubling to 30 s). */
+  retakePauseMs?: { first: number; max: number };
 }
 
 interface Owned {
@@ -37,9 +42,24 @@ interface Owned {
   since: number;
 }
 
+/** Failures of one partition in a row (a broken log, a failed activation) and when to try again. */
+interface Trouble {
+  failures: number;
+  notBefore: number;
+}
+
+/** The first failure is retried at once (a fenced log: the next reconcile settles who owns it). */
+const RETAKE_FIRST_PAUSE_MS = 1000;
+const RETAKE_MAX_PAUSE_MS = 30_000;
+/** Failures in a row after which the retries count as given up (and keep the longest pause). */
+const RETAKE_GIVE_UP_AFTER = 6;
+/** A partition held this long without trouble starts over from a clean record. */
+const STABLE_MS = 60_000;
+
 export class PartitionManager {
   private readonly owned = new Map<number, Owned>();
   private readonly locks = new Map<number, PartitionLock>();
+  private readonly trouble = new Map<number, Trouble>();
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -49,6 +69,10 @@ export class PartitionManager {
 
   start(): void {
     this.o.membership.onChange(() => this.reconcileSoon());
+    this.o.bus.onReconnect(() => {
+      this.trouble.clear();
+      this.reconcileSoon();
+    });
     this.timer = setInterval(() => this.reconcileSoon(), this.o.tickMs);
     this.reconcileSoon();
   }
@@ -121,9 +145,10 @@ export class PartitionManager {
       if (!(await owned.lock.verify())) await this.giveUp(p, 'lock_lost');
     }
     for (const p of this.ownedPartitions()) if (!want.has(p)) await this.giveUp(p, 'rebalance');
+    const now = Date.now();
     for (const p of want) {
       if (this.stopped) return;
-      if (!this.owned.has(p)) await this.take(p);
+      if (!this.owned.has(p) && (this.trouble.get(p)?.notBefore ?? 0) <= now) await this.take(p);
     }
     this.o.metrics?.partitionsOwned.set(this.owned.size);
   }
@@ -139,19 +164,54 @@ export class PartitionManager {
     try {
       const log = await PartitionLog.open(this.o.bus, label, this.o.nodeId);
       log.whenBroken((err) => {
-        this.o.log.warn({ err, partition: label }, 'partition log broken; giving the partition up');
+        const pauseMs = this.troubled(p);
+        this.o.log.warn(
+          { err, partition: label, failures: this.trouble.get(p)?.failures, retakeInMs: pauseMs },
+          'partition log broken; giving the partition up'
+        );
         void this.giveUp(p, 'fenced').then(() => this.reconcileSoon());
       });
       this.owned.set(p, { lock, log, since: Date.now() });
       await this.o.handler.activate(p, label, log);
       this.o.log.info({ partition: label, epoch: log.epoch }, 'partition acquired');
     } catch (err) {
-      this.o.log.error({ err, partition: label }, 'partition activation failed');
+      const pauseMs = this.troubled(p);
+      this.o.log.error(
+        { err, partition: label, failures: this.trouble.get(p)?.failures, retakeInMs: pauseMs },
+        'partition activation failed'
+      );
       this.owned.delete(p);
       await this.o.handler.deactivate(p, label, 'error').catch(() => undefined);
       await lock.release();
     }
     this.o.metrics?.partitionsOwned.set(this.owned.size);
+  }
+
+  /**
+   * Records a failure of partition `p` and returns how long to wait before taking it again. Its
+   * give-up (the pause has reached its longest) is counted once per streak of failures.
+   */
+  private troubled(p: number): number {
+    const now = Date.now();
+    const since = this.owned.get(p)?.since;
+    let t = this.trouble.get(p);
+    if (!t || (since !== undefined && now - since > STABLE_MS)) t = { failures: 0, notBefore: 0 };
+    t.failures++;
+    const { first, max } = this.o.retakePauseMs ?? {
+      first: RETAKE_FIRST_PAUSE_MS,
+      max: RETAKE_MAX_PAUSE_MS,
+    };
+    const pauseMs = t.failures === 1 ? 0 : Math.min(max, first * 2 ** (t.failures - 2));
+    t.notBefore = now + pauseMs;
+    this.trouble.set(p, t);
+    if (t.failures === RETAKE_GIVE_UP_AFTER) {
+      this.o.metrics?.retryGiveUps.inc({ loop: 'partition_take' });
+      this.o.log.error(
+        { partition: this.label(p), failures: t.failures },
+        'partition keeps failing; it is taken again after the longest pause from now on'
+      );
+    }
+    return pauseMs;
   }
 
   private async giveUp(p: number, reason: HandoverReason): Promise<void> {

@@ -17,9 +17,9 @@ import {
 import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
 import { HubError, UnavailableError, ensureHubError, toWire } from '../errors/index.js';
 import type { MachineRegistry } from '../inspect/index.js';
-import type { Logger } from '../log/index.js';
+import { throttledLog, type Logger, type ThrottledLog } from '../log/index.js';
 import type { HubMetrics } from '../metrics/index.js';
-import { callOwner, type OwnerReply } from './owner-rpc.js';
+import { callOwner, respondOwner, type OwnerReply } from './owner-rpc.js';
 import { ActorStore, type Persisted, type StoredActor } from './actor-store.js';
 
 export interface ActorAddress {
@@ -52,6 +52,12 @@ export interface SendResult {
 
 /** Called on the owner after a state of an actor of this kind is durable. */
 export type DurableHook = (addr: ActorAddress, snapshot: ActorView) => void;
+
+/**
+ * Called on the owner after a write of an actor was refused and the actor was put back to its last
+ * durable state (`snapshot`): the change that could not be stored is gone, `error` says why.
+ */
+export type RefusedHook = (addr: ActorAddress, snapshot: ActorView, error: HubError) => void;
 
 export interface ActorHostOptions {
   bus: Bus;
@@ -91,12 +97,20 @@ type Reply = OwnerReply<SendResult | null>;
 
 /** A log replay that receives nothing for this long fails the activation (retried later). */
 const REPLAY_IDLE_MS = 10_000;
+/**
+ * Refused writes in a row after which an actor is given up (it leaves memory; the log keeps its
+ * last durable state, restored on the next activation): a change a refusal hook makes that is
+ * refused in turn must not loop.
+ */
+const MAX_REFUSALS_IN_A_ROW = 8;
 const key = (kind: string, id: string) => `${kind}:${id}`;
 
 export class ActorHost implements PartitionHandler {
   private readonly machines = new Map<string, AnyStateMachine>();
   private readonly hooks = new Map<string, DurableHook[]>();
   private readonly restoredHooks = new Map<string, DurableHook[]>();
+  private readonly refusedHooks = new Map<string, RefusedHook[]>();
+  private readonly throttled: ThrottledLog;
   private readonly parts = new Map<number, PartitionRuntime>();
   private lookupSub: Subscription | undefined;
   private readonly now: () => number;
@@ -105,6 +119,7 @@ export class ActorHost implements PartitionHandler {
   constructor(private readonly o: ActorHostOptions) {
     this.now = o.now ?? Date.now;
     this.windowMs = o.idempotencyWindowMs ?? 120_000;
+    this.throttled = throttledLog(o.log);
   }
 
   define(kind: string, machine: AnyStateMachine): void {
@@ -119,6 +134,11 @@ export class ActorHost implements PartitionHandler {
   /** Called for every stored actor of this kind read while a partition activates (live or finished). */
   onRestored(kind: string, hook: DurableHook): void {
     this.restoredHooks.set(kind, [...(this.restoredHooks.get(kind) ?? []), hook]);
+  }
+
+  /** Called when a change of an actor of this kind could not be stored and was undone. */
+  onRefused(kind: string, hook: RefusedHook): void {
+    this.refusedHooks.set(kind, [...(this.refusedHooks.get(kind) ?? []), hook]);
   }
 
   /** Listen for debug look-ups of actors held here. */
@@ -152,6 +172,7 @@ export class ActorHost implements PartitionHandler {
         p.actor.stop();
         this.o.metrics?.actorsActive.dec({ kind: p.kind });
       },
+      refused: (p, err) => this.refused(partition, store, actors, keys, p, err),
     });
     const keys = new Map<string, { id: string; at: number }>();
     await this.restore(partition, label, store, actors, keys);
@@ -159,7 +180,7 @@ export class ActorHost implements PartitionHandler {
     rt.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'actor'), {
       callback: (_err, msg) => {
         void this.serve(decodeJson<Request>(msg.data), partition).then((r) =>
-          msg.respond(encodeJson(r))
+          respondOwner(this.o.bus, msg, r)
         );
       },
     });
@@ -254,6 +275,70 @@ export class ActorHost implements PartitionHandler {
         h(addr, { value: s.value, status: s.status, context: s.context });
       } catch (err) {
         this.o.log.error({ err, kind: p.kind, id: p.id }, 'durable hook failed');
+      }
+    }
+  }
+
+  /**
+   * A write of `p` was refused. Never stored: it leaves memory (its spawn key too), so nothing
+   * exists. Stored before: it is put back to its last durable state and the kind's refusal hooks
+   * decide what follows (a task fails with the reason). The partition goes on either way.
+   */
+  private refused(
+    partition: number,
+    store: ActorStore,
+    actors: Map<string, Persisted>,
+    keys: Map<string, { id: string; at: number }>,
+    p: Persisted,
+    err: HubError
+  ): void {
+    const k = key(p.kind, p.id);
+    if (actors.get(k) !== p) return;
+    p.actor.stop();
+    this.o.metrics?.writesRefused.inc({
+      kind: p.kind,
+      reason: err.code === 'PAYLOAD_TOO_LARGE' ? 'too_large' : 'unwritable',
+    });
+    this.throttled.warn(
+      `refused:${p.kind}:${err.code}`,
+      { err, kind: p.kind, id: p.id, refusals: p.refusals + 1 },
+      'actor write refused; the change is undone'
+    );
+    const machine = this.machines.get(p.kind);
+    if (p.durableSnapshot === undefined || !machine || p.refusals + 1 >= MAX_REFUSALS_IN_A_ROW) {
+      actors.delete(k);
+      this.o.metrics?.actorsActive.dec({ kind: p.kind });
+      if (p.durableSnapshot === undefined) {
+        if (p.key !== undefined && keys.get(p.key)?.id === p.id) keys.delete(p.key);
+      } else {
+        this.o.metrics?.retryGiveUps.inc({ loop: 'actor_write' });
+        this.o.log.error(
+          { kind: p.kind, id: p.id, refusals: p.refusals + 1 },
+          'actor given up after repeated refused writes; its last durable state stays in the log'
+        );
+      }
+      return;
+    }
+    const actor = createActor(machine, { snapshot: p.durableSnapshot as never, systemId: k });
+    actor.start();
+    const back = store.track(p.kind, p.id, actor, {
+      createdAt: p.createdAt,
+      ...(p.key !== undefined ? { key: p.key } : {}),
+      alreadyDurable: true,
+      ...(p.storedSeq !== undefined ? { storedSeq: p.storedSeq } : {}),
+      durableSnapshot: p.durableSnapshot,
+      refusals: p.refusals + 1,
+    });
+    actors.set(k, back);
+    const hooks = this.refusedHooks.get(p.kind);
+    if (!hooks) return;
+    const addr = { kind: p.kind, id: p.id, partition };
+    const v = view(actor);
+    for (const h of hooks) {
+      try {
+        h(addr, v, err);
+      } catch (e) {
+        this.o.log.error({ err: e, kind: p.kind, id: p.id }, 'refusal hook failed');
       }
     }
   }
@@ -416,6 +501,7 @@ export class ActorHost implements PartitionHandler {
             ...(stored.key !== undefined ? { key: stored.key } : {}),
             alreadyDurable: true,
             storedSeq: seq,
+            durableSnapshot: snapshot,
           })
         );
         this.o.metrics?.actorsActive.inc({ kind });

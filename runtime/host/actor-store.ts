@@ -5,10 +5,13 @@
 // write that replaces a stored message scans the stream on nats-server 2.9.10 (179 writes/s on a
 // large partition against tens of thousands of plain appends), and a filtered purge is replayed
 // as a purge of the whole stream on a recovering replica before 2.9.18 (nats-server#4196).
+// A record that could never be written (larger than NATS max_payload allows, or without a valid
+// subject) is refused before it reaches the log: its waiters fail with the reason and the host
+// puts the actor back to its last durable state; the partition's other actors never notice.
 import type { AnyActorRef } from 'xstate';
-import type { PartitionLog } from '../cluster/index.js';
-import { subjects } from '../bus/index.js';
-import { UnavailableError } from '../errors/index.js';
+import { WriteRefusedError, type PartitionLog } from '../cluster/index.js';
+import { encodeJson, recordLimits, subjects } from '../bus/index.js';
+import { HubError, UnavailableError } from '../errors/index.js';
 
 /** What the log holds for one actor: the persisted snapshot and the host's own metadata. */
 export interface StoredActor {
@@ -36,6 +39,10 @@ export interface Persisted {
   lingerTimer: NodeJS.Timeout | undefined;
   waiters: Array<{ version: number; resolve: () => void; reject: (e: Error) => void }>;
   failed: Error | undefined;
+  /** The persisted snapshot last written (undefined until the first write): where a refusal returns. */
+  durableSnapshot: unknown;
+  /** Writes refused in a row since the last one that succeeded. */
+  refusals: number;
 }
 
 export interface StoreHooks {
@@ -43,6 +50,8 @@ export interface StoreHooks {
   durable(p: Persisted, snapshot: unknown): void;
   /** After the final snapshot of a finished actor is durable. */
   done(p: Persisted): void;
+  /** A write of this actor was refused (`p.failed` says why); its waiters have been rejected. */
+  refused(p: Persisted, err: HubError): void;
 }
 
 export class ActorStore {
@@ -56,7 +65,15 @@ export class ActorStore {
     kind: string,
     id: string,
     actor: AnyActorRef,
-    meta: { createdAt: number; key?: string; alreadyDurable: boolean; storedSeq?: number }
+    meta: {
+      createdAt: number;
+      key?: string;
+      alreadyDurable: boolean;
+      storedSeq?: number;
+      /** The snapshot the log holds, for an actor restored from it. */
+      durableSnapshot?: unknown;
+      refusals?: number;
+    }
   ): Persisted {
     const p: Persisted = {
       kind,
@@ -72,6 +89,8 @@ export class ActorStore {
       lingerTimer: undefined,
       waiters: [],
       failed: undefined,
+      durableSnapshot: meta.durableSnapshot,
+      refusals: meta.refusals ?? 0,
     };
     const changed = () => {
       p.version++;
@@ -104,7 +123,12 @@ export class ActorStore {
   /** Resolves once the state as of now is durable. */
   durable(p: Persisted): Promise<void> {
     if (p.failed) return Promise.reject(p.failed);
-    if (p.lingerTimer !== undefined) this.flushNow(p);
+    if (p.lingerTimer !== undefined) {
+      this.flushNow(p);
+      // The flush may have been refused just now.
+      const refused = p.failed as Error | undefined;
+      if (refused) return Promise.reject(refused);
+    }
     if (p.flushed >= p.version) return Promise.resolve();
     return new Promise((resolve, reject) =>
       p.waiters.push({ version: p.version, resolve, reject })
@@ -120,18 +144,40 @@ export class ActorStore {
 
   private flush(p: Persisted): void {
     if (p.writing || p.failed) return;
-    p.writing = true;
     const version = p.version;
     const snapshot = p.actor.getPersistedSnapshot();
     const record: StoredActor = { snapshot, createdAt: p.createdAt };
     if (p.key !== undefined) record.key = p.key;
     const done = (snapshot as { status?: string }).status === 'done';
-    this.log.append(subjects.actorSnapshot(this.label, p.kind, p.id), record).then(
+    let subject: string;
+    try {
+      subject = subjects.actorSnapshot(this.label, p.kind, p.id);
+    } catch (err) {
+      this.refuse(
+        p,
+        new WriteRefusedError('INTERNAL', `${p.kind} ${p.id} has no valid log subject`, {
+          cause: err,
+        })
+      );
+      return;
+    }
+    // Measured on the bytes that are written: encoded once, here, and handed to the log as is.
+    const data = encodeJson(record);
+    const limits = recordLimits(this.log.maxPayload);
+    const limit = done ? limits.final : limits.active;
+    if (data.byteLength > limit) {
+      this.refuse(p, recordTooLarge(p, data.byteLength, limit, limits.maxPayload));
+      return;
+    }
+    p.writing = true;
+    this.log.append(subject, data).then(
       (seq) => {
         if (p.storedSeq !== undefined) this.log.compactLater(p.storedSeq);
         p.storedSeq = seq;
         p.flushed = version;
         p.writing = false;
+        p.durableSnapshot = snapshot;
+        p.refusals = 0;
         p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
         this.hooks.durable(p, snapshot);
         // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
@@ -139,13 +185,37 @@ export class ActorStore {
         else if (done) this.hooks.done(p);
       },
       (err: Error) => {
+        p.writing = false;
+        if (err instanceof WriteRefusedError) {
+          this.refuse(p, err);
+          return;
+        }
         // The log is fenced or its tail unknown: the partition is about to move; callers retry.
         const failed = new UnavailableError(`partition ${this.label} log write failed`, err);
         p.failed = failed;
-        p.writing = false;
         for (const w of p.waiters) w.reject(failed);
         p.waiters = [];
       }
     );
   }
+
+  /** A write that can never succeed: its waiters learn why, and the host takes the actor back. */
+  private refuse(p: Persisted, err: HubError): void {
+    p.failed = err;
+    clearTimeout(p.lingerTimer);
+    p.lingerTimer = undefined;
+    for (const w of p.waiters) w.reject(err);
+    p.waiters = [];
+    // Not from inside the actor's own notification (flush runs in its subscriber).
+    queueMicrotask(() => this.hooks.refused(p, err));
+  }
+}
+
+function recordTooLarge(p: Persisted, size: number, limit: number, maxPayload: number): HubError {
+  return new HubError(
+    'PAYLOAD_TOO_LARGE',
+    `${p.kind} ${p.id} would take ${size} bytes to store, over the ${limit} bytes this hub can ` +
+      `store for it (NATS max_payload ${maxPayload} bytes)`,
+    { data: { size, limit, maxPayload } }
+  );
 }

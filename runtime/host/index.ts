@@ -3,5 +3,12 @@ export {
   type ActorAddress,
   type ActorView,
   type ActorHostOptions,
+  type RefusedHook,
 } from './actor-host.js';
-export { callOwner, serveOwner, type OwnerReply, type OwnerRpcOptions } from './owner-rpc.js';
+export {
+  callOwner,
+  respondOwner,
+  serveOwner,
+  type OwnerReply,
+  type OwnerRpcOptions,
+} from './owner-rpc.js';

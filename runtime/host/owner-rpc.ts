@@ -1,7 +1,7 @@
 // Requests to whichever node owns a partition: served in-process when this node owns it, else by a
 // NATS request on hub.p.<label>.<op>, retried with jittered backoff while the partition changes
 // owner. Errors cross the wire in the catalog's shape (toWire/fromWire).
-import { RequestError, TimeoutError } from '@nats-io/nats-core';
+import { RequestError, TimeoutError, type Msg } from '@nats-io/nats-core';
 import { decodeJson, encodeJson, partitionLabel, subjects, type Bus } from '../bus/index.js';
 import {
   HubError,
@@ -12,6 +12,7 @@ import {
   type WireError,
 } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
+import type { HubMetrics } from '../metrics/index.js';
 
 export type OwnerReply<R> = { ok: true; result: R } | { ok: false; error: WireError };
 
@@ -21,6 +22,8 @@ export interface OwnerRpcOptions {
   /** How long a caller keeps retrying while a partition changes owner. */
   handoverWaitMs?: number;
   requestTimeoutMs?: number;
+  /** Counts the requests that gave up waiting for an owner (retryGiveUps, loop owner_request). */
+  metrics?: HubMetrics;
 }
 
 /** Runs a handler and turns what it throws into a wire error (internal errors logged, not leaked). */
@@ -32,6 +35,28 @@ export async function serveOwner<R>(fn: () => Promise<R> | R, log: Logger): Prom
     if (e.code === 'INTERNAL') log.error({ err }, 'partition request failed');
     return { ok: false, error: toWire(e) };
   }
+}
+
+/**
+ * Answers a request from another node. A reply larger than NATS max_payload cannot be sent, and a
+ * caller left without one would wait for its time-out and then retry: it gets the reason instead.
+ */
+export function respondOwner<R>(bus: Bus, msg: Msg, reply: OwnerReply<R>): void {
+  let data = encodeJson(reply);
+  if (data.byteLength > bus.maxPayload) {
+    data = encodeJson({
+      ok: false,
+      error: toWire(
+        new HubError(
+          'PAYLOAD_TOO_LARGE',
+          `the answer (${data.byteLength} bytes) does not fit the NATS server's max_payload ` +
+            `(${bus.maxPayload} bytes)`,
+          { data: { size: data.byteLength, limit: bus.maxPayload } }
+        )
+      ),
+    } satisfies OwnerReply<R>);
+  }
+  msg.respond(data);
 }
 
 /**
@@ -54,23 +79,36 @@ export async function callOwner<R>(
       const r = await here;
       if (r.ok) return r.result;
       const err = fromWire(r.error);
-      if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
+      if (err.code !== 'UNAVAILABLE') throw err;
+      if (Date.now() > deadline) throw gaveUp(o, err);
     } else {
       try {
         payload ??= encodeJson(req);
+        // No retry can send a request the server refuses: say so instead of "internal error".
+        if (payload.byteLength > o.bus.maxPayload) {
+          throw new HubError(
+            'PAYLOAD_TOO_LARGE',
+            `the request (${payload.byteLength} bytes) does not fit the NATS server's max_payload ` +
+              `(${o.bus.maxPayload} bytes)`,
+            { data: { size: payload.byteLength, limit: o.bus.maxPayload } }
+          );
+        }
         const msg = await o.bus.nc.request(subject, payload, {
           timeout: o.requestTimeoutMs ?? 10_000,
         });
         const r = decodeJson<OwnerReply<R>>(msg.data);
         if (r.ok) return r.result;
-        const err = fromWire(r.error);
-        if (err.code !== 'UNAVAILABLE' || Date.now() > deadline) throw err;
+        // UNAVAILABLE (the partition moved on) is retried below like no responders.
+        throw fromWire(r.error);
       } catch (err) {
         const transient =
           (err instanceof RequestError && err.isNoResponders()) || err instanceof TimeoutError;
         if (!transient && !(err instanceof HubError && err.code === 'UNAVAILABLE')) throw err;
         if (Date.now() > deadline) {
-          throw new UnavailableError(`partition ${partition} has no owner right now`, err);
+          throw gaveUp(
+            o,
+            new UnavailableError(`partition ${partition} has no owner right now`, err)
+          );
         }
       }
     }
@@ -79,4 +117,10 @@ export async function callOwner<R>(
       setTimeout(r, Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()))
     );
   }
+}
+
+/** The retry loop's end, counted: the caller sees `err` (retryable UNAVAILABLE). */
+function gaveUp(o: OwnerRpcOptions, err: HubError): HubError {
+  o.metrics?.retryGiveUps.inc({ loop: 'owner_request' });
+  return err;
 }

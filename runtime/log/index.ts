@@ -25,3 +25,5 @@ export function createLogger(opts: { level: string; nodeId?: string }): Logger {
 
 /** A logger that writes nothing: for unit tests and tools that stay quiet. */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+export { throttledLog, type ThrottledLog } from './throttled.js';

@@ -20,6 +20,13 @@ export interface HubMetrics {
   readonly queueTenantPending: Gauge<'tenant'>;
   /** Requests refused by the per-key rate limit (429 / -32017). */
   readonly rateLimited: Counter;
+  /**
+   * Log writes refused before they were sent because no retry could make them succeed, by actor
+   * kind (or `queue`) and reason (`too_large`, `unwritable`).
+   */
+  readonly writesRefused: Counter<'kind' | 'reason'>;
+  /** Bounded retry loops that gave up, by loop (see docs/OPERATIONS.md). */
+  readonly retryGiveUps: Counter<'loop'>;
   /** Run `fn` before each scrape (gauges read from in-memory state). */
   onCollect(fn: () => void): void;
 }
@@ -102,6 +109,18 @@ export function createMetrics(
       name: 'burrow_actors_active',
       help: 'Live actors on this node, by kind',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+    writesRefused: new Counter({
+      name: 'burrow_log_writes_refused_total',
+      help: 'Log writes refused before being sent (too large for NATS max_payload, unwritable subject)',
+      labelNames: ['kind', 'reason'],
+      registers: [registry],
+    }),
+    retryGiveUps: new Counter({
+      name: 'burrow_retry_give_ups_total',
+      help: 'Bounded retry loops that gave up, by loop',
+      labelNames: ['loop'],
       registers: [registry],
     }),
     partitionHandovers: new Counter({
