@@ -38,7 +38,7 @@ import {
   type TaskEvent,
   type TaskInput,
 } from '../../actors/index.js';
-import { OFFICIAL_TENANT, type Principal } from '../../infra/db/index.js';
+import type { Principal } from '../../infra/db/index.js';
 import { isVisibleTo, type AgentDirectory, type AgentRecord } from './directory.js';
 import type { FrameRouter } from './frames.js';
 import type { Presence } from './presence.js';
