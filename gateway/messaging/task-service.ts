@@ -960,6 +960,19 @@ export class TaskService implements QueueDelegate {
   }
 
   /**
+   * A reply frame the gateway refused unread for its size (over the body limit): the recipient's
+   * task fails with the reason, as for a reply too large to store, so its sender is not left
+   * waiting. Anyone else's frame, or a finished task, changes nothing.
+   */
+  async replyRefused(principal: Principal, taskId: string, reason: string): Promise<void> {
+    if (principal.kind !== 'agent') return;
+    const addr = this.address(taskId);
+    const task = await this.readVisible(principal, addr);
+    if (task.recipientId !== principal.agentId || TerminalStates.has(task.status.state)) return;
+    await this.failAndReport(addr, task, `${REPLY_TOO_LARGE}: ${reason}`);
+  }
+
+  /**
    * A reply larger than any task can store never reaches the owner (nor the bus): the task fails
    * with the reason, so its sender is not left waiting, and the agent is told the limit.
    */

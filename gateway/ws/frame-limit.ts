@@ -17,6 +17,13 @@ export interface FrameLimitOptions {
   readonly large?: { limitBytes: number; admit(body: Buffer): string | undefined };
 }
 
+export interface FrameRefusal {
+  /** What the socket is sent. */
+  readonly answer: object;
+  /** A refused task_response: its task, and why, so the task can fail instead of waiting. */
+  readonly reply?: { taskId: string; reason: string };
+}
+
 export interface FrameLimit {
   /** For uWS's maxPayloadLength. */
   readonly maxPayloadLength: number;
@@ -24,7 +31,7 @@ export interface FrameLimit {
    * The frame answering a refused frame, or undefined when `frame` may be handled. `allowLarge`:
    * whether the large-request policy may admit it (only for authenticated sockets: it parses).
    */
-  refusal(frame: Buffer, allowLarge: boolean): object | undefined;
+  refusal(frame: Buffer, allowLarge: boolean): FrameRefusal | undefined;
 }
 
 export function frameLimit(o: FrameLimitOptions): FrameLimit {
@@ -42,14 +49,21 @@ export function frameLimit(o: FrameLimitOptions): FrameLimit {
         reason = refused;
       }
       const err = new HubError('PAYLOAD_TOO_LARGE', reason, { data: { limit } });
-      if (peek.jsonrpc) return { jsonrpc: '2.0', id: peek.id ?? null, error: toRpcError(err, '') };
-      return {
+      if (peek.jsonrpc) {
+        return { answer: { jsonrpc: '2.0', id: peek.id ?? null, error: toRpcError(err, '') } };
+      }
+      const answer = {
         type: 'error',
         error: err.code,
         message: reason,
         limit,
         ...(peek.taskId !== undefined ? { taskId: peek.taskId } : {}),
       };
+      const reply =
+        peek.type === 'task_response' && peek.taskId !== undefined
+          ? { taskId: peek.taskId, reason }
+          : undefined;
+      return reply ? { answer, reply } : { answer };
     },
   };
 }

@@ -259,8 +259,26 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       message: (ws, message) => {
         // uWS reuses the buffer after this callback returns: everything is read now.
         const bytes = Buffer.from(message);
-        const refusal = frames.refusal(bytes, ws.getUserData().conn !== undefined);
-        if (refusal !== undefined) return send(ws, refusal);
+        const conn = ws.getUserData().conn;
+        const refusal = frames.refusal(bytes, conn !== undefined);
+        if (refusal !== undefined) {
+          send(ws, refusal.answer);
+          // An over-limit reply can never be stored: its task fails rather than wait for ever.
+          if (conn && refusal.reply) {
+            const { taskId, reason } = refusal.reply;
+            const principal: Principal = {
+              kind: 'agent',
+              agentId: conn.agentId,
+              tenantId: conn.tenantId,
+            };
+            d.tasks
+              .replyRefused(principal, taskId, reason)
+              .catch((err: unknown) =>
+                d.log.debug({ err }, 'refused reply left its task as it was')
+              );
+          }
+          return;
+        }
         const text = bytes.toString('utf8');
         void onFrame(ws, text).catch((err: unknown) =>
           d.log.error({ err }, 'frame handling failed')
