@@ -10,6 +10,7 @@ import {
   publishEvent,
   subjects,
   type Bus,
+  type HubEventData,
   type HubEventName,
   type PublishEventInput,
 } from '../../runtime/bus/index.js';
@@ -410,7 +411,7 @@ export class TaskService implements QueueDelegate {
   /** After an attempt reached the recipient: message.delivered (sender), .received (recipient). */
   private reportDelivered(
     task: Task,
-    deliveryMethod: 'websocket' | 'http',
+    deliveryMethod: HubEventData['message.delivered']['deliveryMethod'],
     outcome: DeliveryOutcome
   ): DeliveryOutcome {
     if (outcome.kind === 'pushed' || outcome.kind === 'answered') {
@@ -682,7 +683,11 @@ export class TaskService implements QueueDelegate {
           })
         );
       case 'official':
-        return deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
+        return this.reportDelivered(
+          task,
+          'official',
+          await deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000)
+        );
       default: {
         const never: never = recipient.transport;
         throw new HubError('INTERNAL', `unknown transport ${String(never)}`);

@@ -30,7 +30,8 @@ interface MessageRef {
 /** The `data` of each event, as the spec's table lists it (credits.purchased: decisions.md §9). */
 export interface HubEventData {
   'message.sent': MessageRef;
-  'message.delivered': MessageRef & { deliveryMethod: 'websocket' | 'http' };
+  /** `official`: an agent the hub runs itself (issue 20: they report delivery like any other). */
+  'message.delivered': MessageRef & { deliveryMethod: 'websocket' | 'http' | 'official' };
   'message.received': MessageRef;
   /** taskId/contextId are null when no task was created (x-ttl 0 to an offline recipient). */
   'message.failed': Omit<MessageRef, 'taskId' | 'contextId'> & {
