@@ -106,6 +106,7 @@ export {
   type AtGeneration,
 } from './discover-search.repo.js';
 export { nearbyAgentsAt, replaceAgentLocations } from './locations.repo.js';
+export { listFeaturedAt, MAX_FEATURED, setAgentFeatured } from './featured.repo.js';
 export {
   expandQuery,
   foldValues,
