@@ -309,6 +309,12 @@ describe('discovery, usage and settings', () => {
     );
 
     expect(await anonymous.categories()).toContainEqual({ name: 'sdk-testing', count: 1 });
+    expect(await anonymous.featuredAgents()).toEqual([]);
+    expect((await anonymous.searchAgents({ q: 'echo', pricing: 'free' })).agents[0]).toMatchObject({
+      id: 'agent-echo-official',
+      pricing: 'free',
+      tenantSlug: 'official',
+    });
 
     // Ratings come from other organizations.
     const rated = await c.qa!.rateAgent(a.alice!.id, { rating: 4, review: 'quick answers' });
