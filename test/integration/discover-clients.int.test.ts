@@ -141,7 +141,8 @@ describe('typo tolerance for short names', () => {
 
 describe('the fields clients read', () => {
   it('lists tenantSlug, verified, featured, pricing and the card links (null when unknown)', async () => {
-    const [echo] = (await searchAgents(db, anon, search({ words: ['echo'] }))).agents;
+    const [echo] = (await searchAgents(db, anon, search({ words: ['echo'], sort: 'relevance' })))
+      .agents;
     expect(echo).toMatchObject({
       id: A.echo,
       tenantName: 'Acme Tools',
@@ -152,7 +153,8 @@ describe('the fields clients read', () => {
       websiteUrl: 'https://acme.example.org',
       docsUrl: 'https://docs.example.org/echo',
     });
-    const [pixel] = (await searchAgents(db, anon, search({ words: ['pixel'] }))).agents;
+    const [pixel] = (await searchAgents(db, anon, search({ words: ['pixel'], sort: 'relevance' })))
+      .agents;
     expect(pixel).toMatchObject({
       tenantSlug: 'globex',
       verified: false,
@@ -176,7 +178,9 @@ describe('the fields clients read', () => {
       documentationUrl: 'javascript:alert(1)',
       provider: { organization: 'Globex', url: 42 },
     });
-    const [kanban] = (await searchAgents(db, anon, search({ words: ['kanban'] }))).agents;
+    const [kanban] = (
+      await searchAgents(db, anon, search({ words: ['kanban'], sort: 'relevance' }))
+    ).agents;
     expect(kanban).toMatchObject({ websiteUrl: null, docsUrl: null });
   });
 
@@ -197,7 +201,8 @@ describe('featured agents', () => {
     expect((await listFeaturedAt(db, anon)).result.map((a) => a.id)).toEqual([A.echo]);
     const own = (await listFeaturedAt(db, { tenantId: acme })).result.map((a) => a.id);
     expect(own.sort()).toEqual([A.echo, A.secret].sort());
-    const [echo] = (await searchAgents(db, anon, search({ words: ['echo'] }))).agents;
+    const [echo] = (await searchAgents(db, anon, search({ words: ['echo'], sort: 'relevance' })))
+      .agents;
     expect(echo?.featured).toBe(true);
 
     await setAgentFeatured(db, A.echo!, false);

@@ -28,8 +28,9 @@ CREATE TABLE directory_lexicon_deletions (
   PRIMARY KEY (variant, word, pos)
 );
 
+-- ROWS: a word's length plus one, which the planner cannot know (it would assume 1000).
 CREATE FUNCTION burrow_word_deletions(word text) RETURNS TABLE (variant text, pos smallint)
-  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE ROWS 10
   AS $$
   SELECT word, 0::smallint
   UNION ALL
@@ -67,8 +68,11 @@ CREATE FUNCTION directory_one_edit(lexeme text) RETURNS SETOF text
   LANGUAGE sql STABLE STRICT PARALLEL SAFE
   AS $$
   SELECT DISTINCT d.word
-  FROM burrow_word_deletions(lexeme) q
-    JOIN directory_lexicon_deletions d ON d.variant = q.variant
+  FROM burrow_word_deletions(lexeme) q,
+    -- A subquery with a LIMIT is never flattened: each deletion is its own primary-key probe,
+    -- never a merge join over the whole table.
+    LATERAL (SELECT x.word, x.pos FROM directory_lexicon_deletions x
+             WHERE x.variant = q.variant LIMIT 1000) d
   WHERE length(lexeme) >= 3 AND d.word <> lexeme
     AND ((q.pos = 0 AND d.pos > 0)
       OR (q.pos > 0 AND d.pos = 0)
