@@ -578,4 +578,44 @@ describe('what hub clients read (issue 20)', () => {
       await setAgentFeatured(hub.sql, ids.bob!, false);
     }
   });
+
+  it("shows the links set in the agent's settings before its card's, and refuses others", async () => {
+    const dave = async () =>
+      (
+        (await call('GET', '/api/discover/agents?q=baker')).body.agents as Array<{
+          id: string;
+          websiteUrl: string | null;
+          docsUrl: string | null;
+        }>
+      ).find((a) => a.id === ids.dave);
+    expect(await dave()).toMatchObject({ websiteUrl: null, docsUrl: null });
+    const set = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, {
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    expect(await dave()).toMatchObject({
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    for (const [body, field] of [
+      [{ websiteUrl: 'javascript:alert(1)' }, 'websiteUrl'],
+      [{ docsUrl: 42 }, 'docsUrl'],
+      [{ docsUrl: `https://x.org/${'a'.repeat(2048)}` }, 'docsUrl'],
+    ] as const) {
+      const bad = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, body);
+      expect(bad.status, field).toBe(400);
+      expect(bad.body.error).toMatchObject({ details: { field } });
+    }
+    const cleared = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, {
+      websiteUrl: null,
+      docsUrl: null,
+    });
+    expect(cleared.status).toBe(200);
+    expect(await dave()).toMatchObject({ websiteUrl: null, docsUrl: null });
+  });
 });

@@ -7,6 +7,12 @@
 ALTER TABLE agents ADD COLUMN featured boolean NOT NULL DEFAULT false;
 CREATE INDEX agents_featured ON agents (id) WHERE featured AND deleted_at IS NULL;
 
+-- An agent's own links, set by PATCH /api/agents/:agentId (`websiteUrl`, `docsUrl`); when null,
+-- the directory shows the card's (burrow_card_link).
+ALTER TABLE agents
+  ADD COLUMN website_url text CHECK (website_url ~* '^https?://[^\s]+$'),
+  ADD COLUMN docs_url text CHECK (docs_url ~* '^https?://[^\s]+$');
+
 -- A link a card declares (`documentationUrl`, `provider.url`), when it is an http(s) URL: clients
 -- show it as a link, so nothing else (javascript:, data:) is passed on.
 CREATE FUNCTION burrow_card_link(value jsonb) RETURNS text

@@ -1,9 +1,13 @@
 // What the directory shows of an agent (interface-spec "Agent (discovery record)") and who may
 // see it: public agents to everyone, private ones only to their own tenant (decisions.md §5).
 
-/** The links of the card of agents `a`, as website_url and docs_url (see burrow_card_link). */
-export const CARD_LINKS = `burrow_card_link(a.card -> 'provider' -> 'url') as website_url,
-  burrow_card_link(a.card -> 'documentationUrl') as docs_url`;
+/**
+ * The links of agents `a`, as website_url and docs_url: those set in its settings, else those of
+ * its card (see burrow_card_link).
+ */
+export const CARD_LINKS = `coalesce(a.website_url,
+    burrow_card_link(a.card -> 'provider' -> 'url')) as website_url,
+  coalesce(a.docs_url, burrow_card_link(a.card -> 'documentationUrl')) as docs_url`;
 
 /** The caller of a directory read: anonymous, or the tenant its API key belongs to. */
 export interface Viewer {
@@ -28,9 +32,9 @@ export interface DirectoryAgent {
   /** Marked by an operator (`burrow agents feature`). */
   featured: boolean;
   pricing: typeof PRICING;
-  /** The card's `provider.url`; null when the card names none (http(s) only, 0016). */
+  /** From the agent's settings, else the card's `provider.url` (http(s) only, 0016); or null. */
   websiteUrl: string | null;
-  /** The card's `documentationUrl`; null when the card names none. */
+  /** From the agent's settings, else the card's `documentationUrl`; or null. */
   docsUrl: string | null;
 }
 

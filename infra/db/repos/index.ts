@@ -25,6 +25,7 @@ export {
   updateAgentCard,
   updateAgentSettings,
   validateAlias,
+  validateLink,
   validateTags,
   Visibilities,
   type AgentRecord,
