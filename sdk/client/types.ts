@@ -254,6 +254,9 @@ export interface AgentSettings {
   visibility: string;
   category: string | null;
   tags: string[];
+  /** Shown in discovery before the card's links; null: the card's. */
+  websiteUrl: string | null;
+  docsUrl: string | null;
 }
 
 export interface AgentSettingsPatch {
@@ -265,4 +268,7 @@ export interface AgentSettingsPatch {
   /** null clears it. */
   category?: string | null;
   description?: string;
+  /** http(s) URLs shown in discovery records; null clears them (the card's show again). */
+  websiteUrl?: string | null;
+  docsUrl?: string | null;
 }

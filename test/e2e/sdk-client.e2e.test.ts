@@ -262,12 +262,15 @@ describe('discovery, usage and settings', () => {
       category: 'sdk-testing',
       description: 'Books kayak tours on the Rhône',
       queue_ttl_seconds: 86_400,
+      docsUrl: 'https://kayak.example.org/docs',
     });
     expect(after).toMatchObject({
       visibility: 'public',
       category: 'sdk-testing',
       tags: ['kayak', 'location:Lyon'],
       queue_ttl_seconds: 86_400,
+      websiteUrl: null,
+      docsUrl: 'https://kayak.example.org/docs',
     });
     expect(await c.alice!.agentSettings(a.alice!.id)).toEqual(after);
     const bad = await c
