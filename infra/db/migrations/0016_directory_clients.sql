@@ -25,7 +25,7 @@ CREATE FUNCTION burrow_card_link(value jsonb) RETURNS text
 -- Every lexicon word of four characters or more, and each of its one-character deletions with the
 -- (1-based) position deleted; position 0 is the word itself. Two words are one edit apart
 -- (substitution, insertion, deletion, swap of neighbours) exactly when one of the conditions in
--- directory_query below holds between a row here and a deletion of the query word, so a look-up
+-- directory_one_edit below holds between a row here and a deletion of the query word, so a look-up
 -- is a few primary-key probes, whatever the lexicon's size. Like the lexicon, never pruned.
 CREATE TABLE directory_lexicon_deletions (
   variant text NOT NULL,
