@@ -73,6 +73,9 @@ export interface AgentSettingsView {
   visibility: string;
   category: string | null;
   tags: string[];
+  /** Set here; discovery records fall back to the card's links when null. */
+  websiteUrl: string | null;
+  docsUrl: string | null;
 }
 
 export function settingsView(agent: AgentRecord): AgentSettingsView {
@@ -83,6 +86,8 @@ export function settingsView(agent: AgentRecord): AgentSettingsView {
     visibility: agent.visibility,
     category: agent.category,
     tags: agent.tags,
+    websiteUrl: agent.websiteUrl,
+    docsUrl: agent.docsUrl,
   };
 }
 

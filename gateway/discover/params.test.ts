@@ -53,6 +53,12 @@ describe('parseSearch', () => {
     expect(parseSearch('contentMode=image/*').search.contentMode).toBe('image/*');
   });
 
+  it('reads pricing: free and all match every agent, only paid filters', () => {
+    expect(parseSearch('q=echo&pricing=free').search).not.toHaveProperty('pricing');
+    expect(parseSearch('pricing=all').search).not.toHaveProperty('pricing');
+    expect(parseSearch('pricing=paid').search.pricing).toBe('paid');
+  });
+
   it('ignores limit with scope=tenant (but still checks it), and an empty q', () => {
     expect(parseSearch('scope=tenant&limit=5')).toMatchObject({
       tenantOnly: true,
@@ -88,6 +94,7 @@ describe('parseSearch', () => {
       ['q=a&query=b', 'query'],
       ['limt=5', 'limt'],
       ['tag=a&tag=b', 'tag'],
+      ['pricing=cheap', 'pricing'],
     ];
     for (const [query, field] of cases)
       expect(

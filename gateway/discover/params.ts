@@ -81,6 +81,8 @@ const SearchQuery = z.object({
   offset: whole(0, DiscoverLimits.maxOffset).optional(),
   scope: z.enum(['tenant']).optional(),
   country: CountryCode.optional(),
+  // What the GopherHole clients' findBestAgent sends; every agent is free until pricing exists.
+  pricing: z.enum(['free', 'paid', 'all'], 'must be free, paid or all').optional(),
 });
 
 const NearbyQuery = z.object({
@@ -160,6 +162,8 @@ export function parseSearch(raw: string): SearchRequest {
   if (p.owner !== undefined) search.owner = p.owner;
   if (p.verified !== undefined) search.verified = p.verified === 'true' || p.verified === '1';
   if (p.country !== undefined) search.country = p.country;
+  // free and all match every agent, so only paid (which matches none yet) is a filter.
+  if (p.pricing === 'paid') search.pricing = 'paid';
   return { search, tenantOnly };
 }
 

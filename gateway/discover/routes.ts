@@ -1,5 +1,5 @@
-// The discovery endpoints (interface-spec "Discovery (REST)"): search, categories, nearby, detail,
-// locations and rating. A key is optional on reads (it adds the caller's tenant's private agents)
+// The discovery endpoints (interface-spec "Discovery (REST)"): search, categories, featured (issue
+// 20), nearby, detail, locations and rating. A key is optional on reads (it adds the caller's tenant's private agents)
 // and required for scope=tenant and rating; private agents of other tenants are a 404 everywhere.
 // Search and nearby are answered from the node's in-memory directory when one is given
 // (model/live-directory.ts), else with SQL. Search, nearby and categories answers are kept per
@@ -10,6 +10,7 @@ import {
   getAgentDetail,
   listAgentLocations,
   listCategoriesAt,
+  listFeaturedAt,
   nearbyAgentsAt,
   QueryExpansions,
   rateAgent,
@@ -134,6 +135,21 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
           JSON.stringify(['categories', who.tenantId ?? null]),
           () => listCategoriesAt(d.sql, who),
           (categories) => ({ categories })
+        );
+      },
+    });
+
+    table.add({
+      method: 'GET',
+      pattern: `${BASE}/featured`,
+      handler: async (req) => {
+        noParams(req.query);
+        const who = await viewer(req);
+        return answer(
+          req,
+          JSON.stringify(['featured', who.tenantId ?? null]),
+          () => listFeaturedAt(d.sql, who),
+          (agents) => ({ agents, count: agents.length })
         );
       },
     });

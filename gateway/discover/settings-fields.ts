@@ -1,9 +1,11 @@
 // The directory's fields of PATCH /api/agents/:agentId (interface-spec "Agent settings", "Location
-// tags"): tags (a string holding a JSON array), visibility, category, description. Each
+// tags"): tags (a string holding a JSON array), visibility, category, description, and the links
+// clients show (websiteUrl, docsUrl; issue 20). Each
 // `location:<address>` tag is geocoded before anything is saved; an address that names no place is
 // a 422 naming the tag (decisions.md §6, §10), and then nothing of the request is saved.
 import {
   AgentLimits,
+  validateLink,
   validateTags,
   type AgentLocationInput,
   type AgentSettingsPatch,
@@ -110,5 +112,8 @@ export function directorySettingsFields(
     visibility: (v: unknown) => ({ visibility: readVisibility(v) }),
     category: (v: unknown) => ({ category: readCategory(v) }),
     description: (v: unknown) => ({ description: readDescription(v) }),
+    // Shown in discovery records before the card's provider.url / documentationUrl.
+    websiteUrl: (v: unknown) => ({ websiteUrl: validateLink('websiteUrl', v) }),
+    docsUrl: (v: unknown) => ({ docsUrl: validateLink('docsUrl', v) }),
   });
 }

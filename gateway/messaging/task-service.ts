@@ -12,6 +12,7 @@ import {
   publishEvent,
   subjects,
   type Bus,
+  type HubEventData,
   type HubEventName,
   type PublishEventInput,
 } from '../../runtime/bus/index.js';
@@ -493,7 +494,7 @@ export class TaskService implements QueueDelegate {
   /** After an attempt reached the recipient: message.delivered (sender), .received (recipient). */
   private reportDelivered(
     task: Task,
-    deliveryMethod: 'websocket' | 'http',
+    deliveryMethod: HubEventData['message.delivered']['deliveryMethod'],
     outcome: DeliveryOutcome
   ): DeliveryOutcome {
     if (outcome.kind === 'pushed' || outcome.kind === 'answered') {
@@ -797,7 +798,13 @@ export class TaskService implements QueueDelegate {
           })
         );
       case 'official':
-        return deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000);
+        // The spec knows websocket and http only; official agents are addressed at the hub's HTTP
+        // endpoint (their card url), so clients with a closed enum still read the event.
+        return this.reportDelivered(
+          task,
+          'http',
+          await deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000)
+        );
       default: {
         const never: never = recipient.transport;
         throw new HubError('INTERNAL', `unknown transport ${String(never)}`);

@@ -1,5 +1,6 @@
-// `burrow agents create|list|update|delete`: registering agents (key shown once), their settings
-// (interface-spec "Agent settings"), and telling running hub nodes when cached state changed.
+// `burrow agents create|list|update|feature|delete`: registering agents (key shown once), their
+// settings (interface-spec "Agent settings"), the directory's featured list, and telling running
+// hub nodes when cached state changed.
 // `location:<address>` tags are geocoded as PATCH /api/agents/:agentId does: an address that
 // names no place fails the command naming the tag, and nothing is saved.
 import { InvalidArgumentError, type Command } from 'commander';
@@ -8,6 +9,8 @@ import {
   inTransaction,
   listAgents,
   replaceAgentLocations,
+  resolveAgent,
+  setAgentFeatured,
   softDeleteAgent,
   updateAgentSettings,
   validateTags,
@@ -146,6 +149,23 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       ]);
       if (opts.json) printJson(ctx.io, details(agent));
       else ctx.io.out(`updated agent ${agent.id}`);
+    });
+
+  agents
+    .command('feature <agent>')
+    .description('list an agent in GET /api/discover/featured, or take it off with --off')
+    .option('--off', 'take it off the featured list', false)
+    .option('--json', 'print {"agentId","featured"} as JSON', false)
+    .action(async (ref: string, opts: { off: boolean; json: boolean }) => {
+      const db = await ctx.db();
+      // An id, or an official agent's alias (`burrow agents feature echo`).
+      const agent = await resolveAgent(db, ref);
+      const featured = !opts.off;
+      if (agent === null || !(await setAgentFeatured(db, agent.id, featured))) {
+        throw new HubError('AGENT_NOT_FOUND', `agent ${ref} not found`);
+      }
+      if (opts.json) printJson(ctx.io, { agentId: agent.id, featured });
+      else ctx.io.out(`${featured ? 'featured' : 'unfeatured'} agent ${agent.id}`);
     });
 
   agents

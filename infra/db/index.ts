@@ -31,6 +31,7 @@ export {
   type AgentStats,
   type Review,
 } from './repos/discover-detail.repo.js';
+export { PRICING } from './repos/discover-view.js';
 export type { DirectoryAgent, Viewer } from './repos/discover-view.js';
 export {
   EARTH_RADIUS_KM,

@@ -30,6 +30,7 @@ interface MessageRef {
 /** The `data` of each event, as the spec's table lists it (credits.purchased: decisions.md §9). */
 export interface HubEventData {
   'message.sent': MessageRef;
+  /** `official`: an agent the hub runs itself (issue 20: they report delivery like any other). */
   'message.delivered': MessageRef & { deliveryMethod: 'websocket' | 'http' };
   'message.received': MessageRef;
   /** For x-ttl 0 to an offline recipient no task is stored: taskId is the id it would have had. */

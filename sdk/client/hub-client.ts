@@ -12,6 +12,7 @@ import type {
   AgentSettingsPatch,
   CallOptions,
   Category,
+  DirectoryAgent,
   GetTaskOptions,
   HubTask,
   ListTasksParams,
@@ -174,6 +175,15 @@ export class HubClient {
       options
     );
     return r.categories;
+  }
+
+  /** The agents the hub's operator featured, that the caller may see; best rated first. */
+  async featuredAgents(options: CallOptions = {}): Promise<DirectoryAgent[]> {
+    const r = await this.t.rest<{ agents: DirectoryAgent[] }>(
+      { method: 'GET', path: '/api/discover/featured', safety: 'safe' },
+      options
+    );
+    return r.agents;
   }
 
   /** An agent's directory record, card, statistics and reviews (NotFoundError if not visible). */

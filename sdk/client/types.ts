@@ -126,6 +126,8 @@ export interface SearchParams {
   scope?: 'tenant';
   /** ISO 3166-1 alpha-2. */
   country?: string;
+  /** Every agent is free until the hub prices anything: `free` and `all` match all, `paid` none. */
+  pricing?: 'free' | 'paid' | 'all';
 }
 
 export interface DirectoryAgent {
@@ -137,6 +139,16 @@ export interface DirectoryAgent {
   avgRating: number;
   ratingCount: number;
   tenantName: string;
+  tenantSlug: string;
+  /** The owning organization is verified. */
+  verified: boolean;
+  /** Marked by the hub's operator (listed by featuredAgents). */
+  featured: boolean;
+  pricing: 'free';
+  /** The card's `provider.url`, or null. */
+  websiteUrl: string | null;
+  /** The card's `documentationUrl`, or null. */
+  docsUrl: string | null;
   [key: string]: unknown;
 }
 
@@ -242,6 +254,9 @@ export interface AgentSettings {
   visibility: string;
   category: string | null;
   tags: string[];
+  /** Shown in discovery before the card's links; null: the card's. */
+  websiteUrl: string | null;
+  docsUrl: string | null;
 }
 
 export interface AgentSettingsPatch {
@@ -253,4 +268,7 @@ export interface AgentSettingsPatch {
   /** null clears it. */
   category?: string | null;
   description?: string;
+  /** http(s) URLs shown in discovery records; null clears them (the card's show again). */
+  websiteUrl?: string | null;
+  docsUrl?: string | null;
 }

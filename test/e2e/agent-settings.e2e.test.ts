@@ -90,6 +90,8 @@ describe('GET /api/agents/:agentId', () => {
       visibility: 'private',
       category: null,
       tags: [],
+      websiteUrl: null,
+      docsUrl: null,
     });
   });
 

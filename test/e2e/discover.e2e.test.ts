@@ -9,7 +9,12 @@ import { connectWsAgent } from '../support/ws-agent.js';
 import { rpc, text } from '../support/rpc.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
-import { createAgent, createTenant, issueAdminKey } from '../../infra/db/index.js';
+import {
+  createAgent,
+  createTenant,
+  issueAdminKey,
+  setAgentFeatured,
+} from '../../infra/db/index.js';
 import { startNominatimServer, type NominatimServer } from '../support/nominatim-server.js';
 import { officialAgents } from '../../agents/index.js';
 
@@ -506,5 +511,111 @@ describe('kept answers', () => {
     expect(idsOf(other)).not.toContain(ids.bob);
     const fresh = await get(path, keys.alice, { 'cache-control': 'no-cache' });
     expect([fresh.cache, fresh.body]).toEqual(['miss', own.body]);
+  });
+});
+
+describe('what hub clients read (issue 20)', () => {
+  const found = async (q: string) =>
+    agentIds(await call('GET', `/api/discover/agents?q=${encodeURIComponent(q)}`));
+
+  it('finds echo, pixel and kanban by a one-letter typo of each class', async () => {
+    const typos: Record<string, string[]> = {
+      // substitution, insertion, deletion, swap of neighbours
+      'agent-echo-official': ['ecno', 'echoo', 'eho', 'ecoh'],
+      'agent-pixel-official': ['pixol', 'pixxel', 'pxel', 'pxiel'],
+      'agent-kanban-official': ['kanbam', 'kannban', 'kanbn', 'kanabn'],
+    };
+    for (const [id, words] of Object.entries(typos)) {
+      for (const word of words) expect(await found(word), word).toContain(id);
+    }
+  });
+
+  it("answers findBestAgent('echo', {pricing: 'free'}) with echo and the fields it reads", async () => {
+    const r = await call('GET', '/api/discover/agents?q=echo&pricing=free');
+    expect(r.status).toBe(200);
+    expect((r.body.agents as unknown[])[0]).toEqual(
+      expect.objectContaining({
+        id: 'agent-echo-official',
+        tenantName: 'Burrow',
+        tenantSlug: 'official',
+        verified: true,
+        featured: false,
+        pricing: 'free',
+        websiteUrl: null,
+        docsUrl: null,
+      })
+    );
+    expect((await call('GET', '/api/discover/agents?q=echo&pricing=paid')).body.count).toBe(0);
+    const bad = await call('GET', '/api/discover/agents?pricing=cheap');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ details: { field: 'pricing' } });
+    const detail = await call('GET', '/api/discover/agents/agent-echo-official');
+    expect(detail.body.agent).toMatchObject({ tenantSlug: 'official', pricing: 'free' });
+  });
+
+  it('lists featured agents under the visibility rules of search', async () => {
+    const featuredIds = async (key?: string) => {
+      const r = await call('GET', '/api/discover/featured', key);
+      expect(r.status).toBe(200);
+      expect(r.body.count).toBe((r.body.agents as unknown[]).length);
+      return agentIds(r).sort();
+    };
+    expect(await featuredIds()).toEqual([]);
+    await setAgentFeatured(hub.sql, 'agent-echo-official', true);
+    await setAgentFeatured(hub.sql, ids.bob!, true);
+    try {
+      expect(await featuredIds()).toEqual(['agent-echo-official']);
+      expect(await featuredIds(keys.alice)).toEqual([ids.bob, 'agent-echo-official'].sort());
+      expect(await featuredIds(keys.dave)).toEqual(['agent-echo-official']);
+      // The in-memory directory follows the mark as any other directory write.
+      const [echo] = (await call('GET', '/api/discover/agents?q=echo')).body.agents as Array<{
+        featured: boolean;
+      }>;
+      expect(echo?.featured).toBe(true);
+      expect((await call('GET', '/api/discover/featured?limit=5')).status).toBe(400);
+    } finally {
+      await setAgentFeatured(hub.sql, 'agent-echo-official', false);
+      await setAgentFeatured(hub.sql, ids.bob!, false);
+    }
+  });
+
+  it("shows the links set in the agent's settings before its card's, and refuses others", async () => {
+    const dave = async () =>
+      (
+        (await call('GET', '/api/discover/agents?q=baker')).body.agents as Array<{
+          id: string;
+          websiteUrl: string | null;
+          docsUrl: string | null;
+        }>
+      ).find((a) => a.id === ids.dave);
+    expect(await dave()).toMatchObject({ websiteUrl: null, docsUrl: null });
+    const set = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, {
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    expect(await dave()).toMatchObject({
+      websiteUrl: 'https://baker.example.org',
+      docsUrl: 'https://baker.example.org/docs',
+    });
+    for (const [body, field] of [
+      [{ websiteUrl: 'javascript:alert(1)' }, 'websiteUrl'],
+      [{ docsUrl: 42 }, 'docsUrl'],
+      [{ docsUrl: `https://x.org/${'a'.repeat(2048)}` }, 'docsUrl'],
+    ] as const) {
+      const bad = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, body);
+      expect(bad.status, field).toBe(400);
+      expect(bad.body.error).toMatchObject({ details: { field } });
+    }
+    const cleared = await call('PATCH', `/api/agents/${ids.dave}`, keys.dave, {
+      websiteUrl: null,
+      docsUrl: null,
+    });
+    expect(cleared.status).toBe(200);
+    expect(await dave()).toMatchObject({ websiteUrl: null, docsUrl: null });
   });
 });

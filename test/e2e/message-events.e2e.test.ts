@@ -1,6 +1,7 @@
 // message.sent / message.delivered / message.received through a running hub to real webhook
-// receivers: the sender's account gets sent and delivered (deliveryMethod websocket), the
-// recipient's account gets received; each exactly once, with the spec's data fields.
+// receivers: the sender's account gets sent and delivered (deliveryMethod websocket, or http
+// for the hub's own agents), the recipient's account gets received; each exactly once, with the
+// spec's data fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -119,5 +120,23 @@ describe('message events', () => {
       subjects_filter: subjects.hubEventsOfTenant(quiet.id),
     });
     expect(info.state.subjects ?? {}).toEqual({});
+  }, 30_000);
+
+  it('reports delivery to an official agent like any other, with deliveryMethod http', async () => {
+    const answer = await rpc(hub.url, keys.alice, 'SendMessage', {
+      message: text('hello echo'),
+      configuration: { agentId: 'echo', blocking: true },
+    });
+    const { id: taskId, contextId } = answer.result as { id: string; contextId: string };
+    const ofTask = () =>
+      senderHooks.received.filter((r) => (r.json.data as { taskId?: string }).taskId === taskId);
+    await until(() => ofTask().length >= 2);
+    const ref = { taskId, contextId, from: ids.alice, to: 'agent-echo-official' };
+    expect(ofTask().map((r) => [r.json.event, r.json.data])).toEqual(
+      expect.arrayContaining([
+        ['message.sent', ref],
+        ['message.delivered', { ...ref, deliveryMethod: 'http' }],
+      ])
+    );
   }, 30_000);
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, type Answer } from '../support/official-agents.js';
+import { rpc } from '../support/rpc.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { testHubConfig, until } from '../support/test-hub.js';
@@ -461,5 +462,88 @@ describe('pixel: errors', () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1000, 7);
     const text = await failure({ operation: 'info', image: uri(big, 'image/png') });
     expect(text).toMatch(/`image` is 10\.0 MB \(10,486,760 bytes\); the limit is 10\.0 MB/);
+  });
+});
+
+describe('pixel: image modes in its card and file parts (issue 20 point 5)', () => {
+  /** A blocking SendMessage to pixel whose parts are `parts`. */
+  async function send(parts: unknown[], accept?: string[]) {
+    const r = await rpc(hub.url, key, 'SendMessage', {
+      message: { role: 'user', parts },
+      configuration: {
+        agentId: 'pixel',
+        blocking: true,
+        ...(accept ? { acceptedOutputModes: accept } : {}),
+      },
+    });
+    return r as {
+      error?: { code: number };
+      result?: {
+        status: { state: string };
+        artifacts?: Array<{ parts: Array<{ kind: string; mimeType?: string; data?: string }> }>;
+      };
+    };
+  }
+  const files = (r: Awaited<ReturnType<typeof send>>) =>
+    (r.result?.artifacts ?? []).flatMap((a) => a.parts).filter((p) => p.kind === 'file');
+
+  it('is found by the image types it takes and gives', async () => {
+    for (const mode of ['image/png', 'image/avif', 'image/gif', 'image/*']) {
+      const res = await fetch(`${hub.url}/api/discover/agents?contentMode=${mode}`);
+      const body = (await res.json()) as { agents: Array<{ id: string }> };
+      expect(
+        body.agents.map((a) => a.id),
+        mode
+      ).toContain('agent-pixel-official');
+    }
+    const card = (await (
+      await fetch(`${hub.url}/agents/agent-pixel-official/.well-known/agent-card.json`)
+    ).json()) as { defaultOutputModes?: string[] };
+    expect(card.defaultOutputModes).toEqual(expect.arrayContaining(['image/png', 'image/webp']));
+  });
+
+  it('accepts acceptedOutputModes ["image/png"] and answers the image as a png file part', async () => {
+    const r = await send(
+      [
+        {
+          kind: 'text',
+          text: JSON.stringify({
+            operation: 'convert',
+            image: uri(inputs.jpeg!, MIME.jpeg),
+            format: 'png',
+          }),
+        },
+      ],
+      ['image/png']
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.result?.status.state).toBe('completed');
+    const [file] = files(r);
+    expect(file?.mimeType).toBe('image/png');
+    expect((await sharp(Buffer.from(file!.data!, 'base64')).metadata()).format).toBe('png');
+  });
+
+  it('takes the image as a file part, with the operation as JSON or as a bare name', async () => {
+    const image = {
+      kind: 'file',
+      mimeType: 'image/gif',
+      name: 'in.gif',
+      data: inputs.gif!.toString('base64'),
+    };
+    const converted = await send([
+      { kind: 'text', text: JSON.stringify({ operation: 'convert', format: 'webp' }) },
+      image,
+    ]);
+    expect(converted.result?.status.state).toBe('completed');
+    expect(files(converted)[0]?.mimeType).toBe('image/webp');
+    const info = await send([image], ['application/json']);
+    expect(info.result?.status.state).toBe('completed');
+    const data = (info.result?.artifacts ?? [])
+      .flatMap((a) => a.parts)
+      .find((p) => p.kind === 'data');
+    expect(JSON.parse(data!.data!)).toMatchObject({ operation: 'info', format: 'gif', width: W });
+    const thumb = await send([{ kind: 'text', text: 'thumbnail' }, image]);
+    expect(thumb.result?.status.state).toBe('completed');
+    expect(files(thumb)).toHaveLength(1);
   });
 });

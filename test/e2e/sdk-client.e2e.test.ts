@@ -262,12 +262,15 @@ describe('discovery, usage and settings', () => {
       category: 'sdk-testing',
       description: 'Books kayak tours on the Rhône',
       queue_ttl_seconds: 86_400,
+      docsUrl: 'https://kayak.example.org/docs',
     });
     expect(after).toMatchObject({
       visibility: 'public',
       category: 'sdk-testing',
       tags: ['kayak', 'location:Lyon'],
       queue_ttl_seconds: 86_400,
+      websiteUrl: null,
+      docsUrl: 'https://kayak.example.org/docs',
     });
     expect(await c.alice!.agentSettings(a.alice!.id)).toEqual(after);
     const bad = await c
@@ -309,6 +312,12 @@ describe('discovery, usage and settings', () => {
     );
 
     expect(await anonymous.categories()).toContainEqual({ name: 'sdk-testing', count: 1 });
+    expect(await anonymous.featuredAgents()).toEqual([]);
+    expect((await anonymous.searchAgents({ q: 'echo', pricing: 'free' })).agents[0]).toMatchObject({
+      id: 'agent-echo-official',
+      pricing: 'free',
+      tenantSlug: 'official',
+    });
 
     // Ratings come from other organizations.
     const rated = await c.qa!.rateAgent(a.alice!.id, { rating: 4, review: 'quick answers' });

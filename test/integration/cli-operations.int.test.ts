@@ -1,9 +1,16 @@
 // The `burrow` CLI's operations commands as operators run them (a child process on a real
-// PostgreSQL): webhooks create/list/delete with --json, rate-limit, credits, and bad input.
+// PostgreSQL): webhooks create/list/delete with --json, rate-limit, credits, agents feature, and
+// bad input.
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, createTenant, migrate, type Db } from '../../infra/db/index.js';
+import {
+  createDb,
+  createTenant,
+  migrate,
+  upsertOfficialAgents,
+  type Db,
+} from '../../infra/db/index.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 
@@ -122,5 +129,28 @@ describe('burrow rate-limit and credits', () => {
     expect(bad.code).not.toBe(0);
     const show = await burrow(['credits', 'show', '--tenant', slug, '--json']);
     expect(JSON.parse(show.stdout)).toMatchObject({ balance: 0, ledger: [] });
+  });
+});
+
+describe('burrow agents feature', () => {
+  it('marks an agent featured by id or official alias, takes it off with --off, and names an unknown one', async () => {
+    const featured = async (id: string) =>
+      (await db<{ featured: boolean }[]>`select featured from agents where id = ${id}`)[0]
+        ?.featured;
+    await upsertOfficialAgents(db, [
+      { id: 'agent-echo-official', alias: 'echo', name: 'Echo', description: 'Echoes' },
+    ]);
+    const on = await burrow(['agents', 'feature', 'echo', '--json']);
+    expect(on.code).toBe(0);
+    const { agentId } = JSON.parse(on.stdout) as { agentId: string; featured: boolean };
+    expect(JSON.parse(on.stdout)).toEqual({ agentId, featured: true });
+    expect(await featured(agentId)).toBe(true);
+    const off = await burrow(['agents', 'feature', agentId, '--off']);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain(`unfeatured agent ${agentId}`);
+    expect(await featured(agentId)).toBe(false);
+    const unknown = await burrow(['agents', 'feature', 'agent-000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('agent-000000000000');
   });
 });

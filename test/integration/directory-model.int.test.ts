@@ -66,6 +66,7 @@ function randomSearch(r: () => number, i: number): { viewer: Viewer; search: Dir
     tenantOnly,
     limit: tenantOnly ? undefined : pick(r, [1, 5, 10, 50]),
     offset: pick(r, [0, 0, 0, 3, 10, 400]),
+    pricing: maybe(r, 0.03, () => 'paid' as const),
   };
   for (const k of Object.keys(search) as Array<keyof DirectorySearch>) {
     if (search[k] === undefined) delete search[k];
@@ -168,6 +169,19 @@ describe('in-memory directory', () => {
     await sql`update agent_locations set lat = 10, lng = 10, pos = ll_to_earth(10, 10)
       where agent_id = (select agent_id from agent_locations order by agent_id limit 1)`;
     await sql`update agents set rating_avg = 5, rating_count = 99 where id = 'agent-000000000013'`;
+    // What clients read beside the search fields: the featured mark and the card's links.
+    await sql`update agents set featured = true, visibility = 'public' where id = 'agent-000000000014'`;
+    await sql`update agents set card = '{"documentationUrl": "https://docs.example.org/x",
+      "provider": {"url": "https://example.org"}}'::jsonb, visibility = 'public' where id = 'agent-000000000015'`;
+    const everyone = { ...searchFor([]), limit: undefined, sort: 'recent' as const };
+    const all = await live.search({}, everyone);
+    expect(all?.result).toEqual((await searchAgentsAt(sql, {}, everyone)).result);
+    const byId = new Map(all?.result.agents.map((a) => [a.id, a]));
+    expect(byId.get('agent-000000000014')?.featured).toBe(true);
+    expect(byId.get('agent-000000000015')).toMatchObject({
+      docsUrl: 'https://docs.example.org/x',
+      websiteUrl: 'https://example.org',
+    });
     const quokka = await live.search({}, searchFor(['quokka']));
     expect(quokka?.result.agents.map((a) => a.id)).toEqual(['agent-00000000ffff']);
     const gone = await live.search({}, { ...searchFor([]), limit: 50, offset: 0 });

@@ -290,6 +290,12 @@ describe('search: filters, alone and combined', () => {
       avgRating: 0,
       ratingCount: 0,
       tenantName: 'Acme Weather',
+      tenantSlug: 'acme-weather',
+      verified: true,
+      featured: false,
+      pricing: 'free',
+      websiteUrl: null,
+      docsUrl: null,
     });
   });
 

@@ -47,6 +47,9 @@ export interface ModelAgent {
   readonly description: string;
   readonly category: string | null;
   readonly tags: readonly string[];
+  readonly featured: boolean;
+  readonly websiteUrl: string | null;
+  readonly docsUrl: string | null;
   readonly locations: ModelLocation[];
 }
 
@@ -346,6 +349,9 @@ export class DirectoryModel {
       description: row.description,
       category: row.category,
       tags: Array.isArray(row.tags) ? row.tags : [],
+      featured: row.featured,
+      websiteUrl: row.websiteUrl,
+      docsUrl: row.docsUrl,
       locations: [],
     };
     this.bySlot[slot] = agent;

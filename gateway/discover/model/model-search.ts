@@ -5,17 +5,19 @@
 // smallest; each candidate is then checked against everything the two do not already guarantee,
 // so the index choice never changes an answer, only its cost. Checks and sort keys are read from
 // the model's per-slot columns; an agent's record is read only for what they do not hold.
-import type {
-  DirectoryAgent,
-  DirectoryPage,
-  DirectorySearch,
-  Viewer,
+import {
+  PRICING,
+  type DirectoryAgent,
+  type DirectoryPage,
+  type DirectorySearch,
+  type Viewer,
 } from '../../../infra/db/index.js';
 import {
   PUBLIC,
   VERIFIED,
   type DirectoryModel,
   type ModelAgent,
+  type ModelTenant,
   type SlotColumns,
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
@@ -58,7 +60,11 @@ export function searchModel(
 ): DirectoryPage {
   const s = r.search;
   const hasWords = s.words.length > 0;
-  if ((hasWords && (r.tq === null || r.tx === null)) || r.ownerTenantId === null) {
+  if (
+    (hasWords && (r.tq === null || r.tx === null)) ||
+    r.ownerTenantId === null ||
+    s.pricing === 'paid'
+  ) {
     return { agents: [], count: 0 };
   }
   const stamp = model.nextStamp();
@@ -113,6 +119,7 @@ export function searchModel(
 
 /** What a listing shows, in the key order of toDirectoryAgent (same JSON as the SQL path). */
 export function listing(model: DirectoryModel, a: ModelAgent): DirectoryAgent {
+  const tenant = model.tenants.get(a.tenantId) as ModelTenant;
   return {
     id: a.id,
     name: a.name,
@@ -121,7 +128,13 @@ export function listing(model: DirectoryModel, a: ModelAgent): DirectoryAgent {
     tags: a.tags as string[],
     avgRating: a.ratingAvg,
     ratingCount: a.ratingCount,
-    tenantName: model.tenants.get(a.tenantId)?.name as string,
+    tenantName: tenant.name,
+    tenantSlug: tenant.slug,
+    verified: a.tenantVerified,
+    featured: a.featured,
+    pricing: PRICING,
+    websiteUrl: a.websiteUrl,
+    docsUrl: a.docsUrl,
   };
 }
 

@@ -33,6 +33,8 @@ export const AgentLimits = {
   maxName: 200,
   maxDescription: 4000,
   maxCategory: 100,
+  /** websiteUrl and docsUrl. */
+  maxLink: 2048,
   queueMaxPending: { min: 1, max: 100_000, default: 500 },
   queueTtlSeconds: { min: 1, max: 2_592_000, default: 2_592_000 },
 } as const;
@@ -57,6 +59,9 @@ export interface AgentRecord {
   readonly card: unknown;
   readonly queueMaxPending: number;
   readonly queueTtlSeconds: number;
+  /** Links the directory shows before the card's (issue 20); null: the card's, if any. */
+  readonly websiteUrl: string | null;
+  readonly docsUrl: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -96,6 +101,9 @@ export interface AgentSettingsPatch {
    * `tags` keeps the stored locations whose tag remains and drops the others.
    */
   locations?: AgentLocationInput[];
+  /** An http(s) URL; null clears it (the directory then shows the card's). */
+  websiteUrl?: string | null;
+  docsUrl?: string | null;
 }
 
 /** Row as selected: the card travels as text (see AGENT_COLUMNS). */
@@ -105,7 +113,7 @@ type AgentRow = Omit<AgentRecord, 'card'> & { cardJson: string | null };
 // would rewrite a card's own keys; text is left alone and parsed here.
 const AGENT_COLUMNS = `id, tenant_id, name, description, alias, transport, url, webhook_secret,
   visibility, category, tags, card::text as card_json, queue_max_pending, queue_ttl_seconds,
-  created_at, updated_at`;
+  website_url, docs_url, created_at, updated_at`;
 
 /**
  * Register an agent and issue its API key, in one transaction. HTTP agents (a `url`) also get a
@@ -273,6 +281,9 @@ export async function updateAgentSettings(
     set('description', optionalText('description', patch.description, AgentLimits.maxDescription));
   }
   if (patch.tags !== undefined) set('tags', jsonText(validateTags(patch.tags)), '::text::jsonb');
+  if (patch.websiteUrl !== undefined)
+    set('website_url', validateLink('websiteUrl', patch.websiteUrl));
+  if (patch.docsUrl !== undefined) set('docs_url', validateLink('docsUrl', patch.docsUrl));
 
   if (patch.locations !== undefined && patch.tags === undefined) {
     throw new InvalidParamsError('tags', 'locations are set together with the tags');
@@ -376,6 +387,22 @@ function validateCard(card: unknown): object | undefined {
     throw new InvalidParamsError('card', 'the agent card must be a JSON object');
   }
   return card;
+}
+
+/** An agent's link as the 0016 check accepts it: an http(s) URL without spaces, or null. */
+export function validateLink(field: string, value: unknown): string | null {
+  if (value === null) return null;
+  if (
+    typeof value !== 'string' ||
+    value.length > AgentLimits.maxLink ||
+    !/^https?:\/\/\S+$/i.test(value)
+  ) {
+    throw new InvalidParamsError(
+      field,
+      `must be an http(s) URL of at most ${AgentLimits.maxLink} characters, or null`
+    );
+  }
+  return value;
 }
 
 function toRecord(row: AgentRow): AgentRecord {

@@ -2,6 +2,7 @@
 // every live agent (directory_entries), what a listing shows of it, its locations, and the
 // tenants' names. Read whole at start, then only the agents the generations since changed
 // (0014 migration), always in one repeatable-read snapshot so rows and generation agree.
+import { CARD_LINKS } from './discover-view.js';
 import type { Queryable } from './sql.js';
 import { inTransaction } from './sql.js';
 
@@ -26,6 +27,9 @@ export interface DirectoryModelAgentRow {
   description: string;
   category: string | null;
   tags: string[];
+  featured: boolean;
+  websiteUrl: string | null;
+  docsUrl: string | null;
 }
 
 export interface DirectoryModelLocationRow {
@@ -70,7 +74,7 @@ const AGENT_COLUMNS = `e.id, e.tenant_id, e.public, e.search_tsv::text as tsv, e
   e.tag_keys, e.skill_tags, e.content_modes, e.tenant_verified, e.countries, e.rating_avg,
   e.rating_count, e.usage_count::text as usage_count,
   (extract(epoch from e.created_at) * 1000000)::bigint::text as created_us,
-  a.name, a.description, a.category, a.tags`;
+  a.name, a.description, a.category, a.tags, a.featured, ${CARD_LINKS}`;
 
 const LOCATION_COLUMNS = `l.agent_id, l.tag, l.lat, l.lng, l.display_name, l.country, l.position,
   cube_ll_coord(l.pos, 1) as x, cube_ll_coord(l.pos, 2) as y, cube_ll_coord(l.pos, 3) as z`;

@@ -3,6 +3,7 @@
 // copy in directory_entries (0013). Relevance is full-text rank; typo tolerance comes from the
 // lexicon inside directory_query (see 0005).
 import {
+  DIRECTORY_COLUMNS,
   toDirectoryAgent,
   type DirectoryAgent,
   type DirectoryRow,
@@ -26,6 +27,8 @@ export interface DirectorySearch {
   verified?: boolean;
   /** ISO 3166-1 alpha-2, upper case. */
   country?: string;
+  /** Every agent is free (PRICING) until the hub prices anything: `paid` matches none. */
+  pricing?: 'paid';
   sort: DirectorySort;
   /** Every agent of the viewer's tenant (public and private) and nothing else. */
   tenantOnly: boolean;
@@ -175,6 +178,7 @@ export async function searchAgentsAt(
   // posting list of `false` (most agents) instead of checking the rows the other conditions left.
   if (s.verified !== undefined) where.push(`a.tenant_verified = ${s.verified ? 'true' : 'false'}`);
   if (s.country !== undefined) where.push(`a.countries @> array[${p(s.country)}::text]`);
+  if (s.pricing === 'paid') where.push('false');
   const order = ORDER[s.sort === 'relevance' && s.words.length === 0 ? 'rating' : s.sort];
   const page =
     (s.limit === undefined ? '' : ` limit ${p(s.limit)}`) +
@@ -197,8 +201,7 @@ export async function searchAgentsAt(
        from ${from}
        where ${where.join('\n  and ')}),
      page as (select m.* from matches m order by ${order.by}${page})
-     select counted.total, ${GENERATION_COLUMN}, ${queryColumns}, a.id, a.name, a.description,
-       a.category, a.tags, a.rating_avg, a.rating_count, t.name as tenant_name
+     select counted.total, ${GENERATION_COLUMN}, ${queryColumns}, ${DIRECTORY_COLUMNS}
      from (select count(*) as total from matches) counted
        left join page m on true
        left join agents a on a.id = m.id

@@ -25,6 +25,7 @@ export {
   updateAgentCard,
   updateAgentSettings,
   validateAlias,
+  validateLink,
   validateTags,
   Visibilities,
   type AgentRecord,
@@ -108,6 +109,7 @@ export {
   type AtGeneration,
 } from './discover-search.repo.js';
 export { nearbyAgentsAt, replaceAgentLocations } from './locations.repo.js';
+export { listFeaturedAt, MAX_FEATURED, setAgentFeatured } from './featured.repo.js';
 export {
   expandQuery,
   foldValues,

@@ -2,6 +2,7 @@
 // tags", nearby). Distances are great-circle kilometres on a sphere of the mean Earth radius
 // (decisions.md §7); earthdistance's cube index narrows the candidates first.
 import {
+  DIRECTORY_COLUMNS,
   toDirectoryAgent,
   visibleTo,
   type DirectoryAgent,
@@ -179,8 +180,7 @@ export async function nearbyAgentsAt(
      ), page as (
        select h.* from hits h order by h.distance, h.agent_id limit ${limit} offset ${offset}
      )
-     select counted.total, ${GENERATION_COLUMN}, a.id, a.name, a.description, a.category,
-       a.tags, a.rating_avg, a.rating_count, t.name as tenant_name, h.distance,
+     select counted.total, ${GENERATION_COLUMN}, ${DIRECTORY_COLUMNS}, h.distance,
        l.display_name as loc_name, l.lat as loc_lat, l.lng as loc_lng, l.country as loc_country
      from (select count(*) as total from hits) counted
        left join page h on true
