@@ -39,11 +39,12 @@ const inputs: Record<string, Buffer> = {};
 let photo: Buffer;
 
 // The 10 MB image limit only reaches the agent when the gateway's body limit and NATS's payload
-// limit let a 14 MB request through, so this hub raises both (defaults: 1 MB each).
+// limit let a 14 MB request through, so this hub raises both (defaults: 1 MB each). A message may
+// use a third of max_payload (docs/OPERATIONS.md "Message size"), so 14 MB needs 48 MB.
 beforeAll(async () => {
   // nats-server takes max_payload from a config file only.
   const natsConf = join(mkdtempSync(join(tmpdir(), 'pixel-nats-')), 'nats.conf');
-  writeFileSync(natsConf, 'max_payload: 33554432\n');
+  writeFileSync(natsConf, 'max_payload: 50331648\n');
   nats = await startNatsServer({ extraArgs: ['-c', natsConf] });
   db = await createTestDatabase();
   hub = await startHub(
