@@ -70,6 +70,8 @@ interface Event {
   kind: 'task' | 'message' | 'status' | 'artifact';
   state?: string;
   text?: string;
+  /** On an artifact: whether it extends the artifact of the same id. */
+  append?: boolean;
 }
 
 interface CardFacts {
@@ -163,7 +165,11 @@ async function* v1Events(stream: AsyncGenerator<StreamResponse>): AsyncGenerator
     else if (p?.$case === 'statusUpdate')
       yield { kind: 'status', state: v1State(p.value.status?.state) };
     else if (p?.$case === 'artifactUpdate')
-      yield { kind: 'artifact', text: v1Text(p.value.artifact?.parts ?? []) };
+      yield {
+        kind: 'artifact',
+        text: v1Text(p.value.artifact?.parts ?? []),
+        append: p.value.append,
+      };
     else yield { kind: 'message' };
   }
 }
@@ -248,12 +254,12 @@ async function* v03Events(
     const e = raw as
       | V03Task
       | { kind: 'status-update'; status: V03Task['status'] }
-      | { kind: 'artifact-update'; artifact: { parts: V03Part[] } }
+      | { kind: 'artifact-update'; artifact: { parts: V03Part[] }; append?: boolean }
       | { kind: 'message' };
     if (e.kind === 'task') yield { kind: 'task', state: e.status.state };
     else if (e.kind === 'status-update') yield { kind: 'status', state: e.status.state };
     else if (e.kind === 'artifact-update')
-      yield { kind: 'artifact', text: v03Text(e.artifact.parts) };
+      yield { kind: 'artifact', text: v03Text(e.artifact.parts), append: e.append ?? false };
     else yield { kind: 'message' };
   }
 }
@@ -514,11 +520,14 @@ describe.each([v1, v03])('$name', (driver) => {
         expect(first.value).toMatchObject({ kind: 'task', state: 'working' });
         recipient.release!();
         const rest = await collect(stream);
-        expect(artifactText(rest)).toContain('done');
+        expect(rest.filter((e) => e.kind === 'artifact')).toEqual([
+          { kind: 'artifact', text: ' done', append: true },
+        ]);
         expect(rest.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
         const after = await s.get(held.id);
         expect(after.state).toBe('completed');
-        expect(after.text).toContain('follow me');
+        // The second chunk was appended to the one artifact, not added beside it.
+        expect(after.text).toBe(`echo: ${HOLD} follow me done`);
       });
     }
 
