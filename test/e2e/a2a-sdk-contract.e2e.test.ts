@@ -68,6 +68,8 @@ interface Snapshot {
 
 interface Event {
   kind: 'task' | 'message' | 'status' | 'artifact';
+  /** On a task: its id. */
+  id?: string;
   state?: string;
   text?: string;
   /** On an artifact: whether it extends the artifact of the same id. */
@@ -88,7 +90,7 @@ interface Session {
   /** Task ids the list shows; absent when the client version has no list. */
   list?: () => Promise<string[]>;
   cancel(id: string): Promise<Snapshot>;
-  stream(text: string): AsyncGenerator<Event>;
+  stream(text: string, to?: Snapshot): AsyncGenerator<Event>;
   resubscribe(id: string): AsyncGenerator<Event>;
 }
 
@@ -161,7 +163,8 @@ function v1Snapshot(t: V1Task): Snapshot {
 async function* v1Events(stream: AsyncGenerator<StreamResponse>): AsyncGenerator<Event> {
   for await (const e of stream) {
     const p = e.payload;
-    if (p?.$case === 'task') yield { kind: 'task', state: v1State(p.value.status?.state) };
+    if (p?.$case === 'task')
+      yield { kind: 'task', id: p.value.id, state: v1State(p.value.status?.state) };
     else if (p?.$case === 'statusUpdate')
       yield { kind: 'status', state: v1State(p.value.status?.state) };
     else if (p?.$case === 'artifactUpdate')
@@ -196,7 +199,7 @@ function v1Session(c: V1Client, card: CardFacts): Session {
     list: async () =>
       (await c.listTasks(ListTasksRequest.fromJSON({ pageSize: 100 }))).tasks.map((t) => t.id),
     cancel: async (id) => v1Snapshot(await c.cancelTask({ tenant: '', id, metadata: undefined })),
-    stream: (text) => v1Events(c.sendMessageStream(request(text, false))),
+    stream: (text, to) => v1Events(c.sendMessageStream(request(text, false, to))),
     resubscribe: (id) => v1Events(c.resubscribeTask({ tenant: '', id })),
   };
 }
@@ -256,7 +259,7 @@ async function* v03Events(
       | { kind: 'status-update'; status: V03Task['status'] }
       | { kind: 'artifact-update'; artifact: { parts: V03Part[] }; append?: boolean }
       | { kind: 'message' };
-    if (e.kind === 'task') yield { kind: 'task', state: e.status.state };
+    if (e.kind === 'task') yield { kind: 'task', id: e.id, state: e.status.state };
     else if (e.kind === 'status-update') yield { kind: 'status', state: e.status.state };
     else if (e.kind === 'artifact-update')
       yield { kind: 'artifact', text: v03Text(e.artifact.parts), append: e.append ?? false };
@@ -284,7 +287,7 @@ function v03Session(c: V03Client, card: CardFacts): Session {
     send: async (text, blocking, to) => task(await c.sendMessage(params(text, blocking, to))),
     get: async (id) => v03Snapshot(await c.getTask({ id })),
     cancel: async (id) => v03Snapshot(await c.cancelTask({ id })),
-    stream: (text) => v03Events(c.sendMessageStream(params(text, true))),
+    stream: (text, to) => v03Events(c.sendMessageStream(params(text, true, to))),
     resubscribe: (id) => v03Events(c.resubscribeTask({ id })),
   };
 }
@@ -430,6 +433,13 @@ async function collect(stream: AsyncGenerator<Event>): Promise<Event[]> {
   return out;
 }
 
+/** A stream opens with the task: its id. */
+function taskIdOf(events: Event[]): string {
+  const first = events[0];
+  if (first?.kind !== 'task' || first.id === undefined) throw new Error('no task first');
+  return first.id;
+}
+
 const artifactText = (events: Event[]) =>
   events.flatMap((e) => (e.kind === 'artifact' ? [e.text] : [])).join('');
 
@@ -482,7 +492,7 @@ describe.each([v1, v03])('$name', (driver) => {
     it('resubscribes to a finished task: the task, then the end of the stream', async () => {
       const done = await s.send('resubscribe me', true);
       const events = await collect(s.resubscribe(done.id));
-      expect(events).toEqual([{ kind: 'task', state: 'completed' }]);
+      expect(events).toEqual([{ kind: 'task', id: done.id, state: 'completed' }]);
     });
 
     // Echo finishes every task at once: it has no working task to cancel or follow.
@@ -528,6 +538,17 @@ describe.each([v1, v03])('$name', (driver) => {
         expect(after.state).toBe('completed');
         // The second chunk was appended to the one artifact, not added beside it.
         expect(after.text).toBe(`echo: ${HOLD} follow me done`);
+      });
+
+      it('streams the question back, the stream ends there, and streams the follow-up', async () => {
+        const asking = await collect(s.stream(`${ASK} book a table`));
+        expect(asking.at(-1)).toMatchObject({ kind: 'status', state: 'input-required' });
+        const asked = await s.get(taskIdOf(asking));
+        expect(asked).toMatchObject({ state: 'input-required', ask: QUESTION });
+        const answering = await collect(s.stream('four', asked));
+        expect(taskIdOf(answering)).toBe(asked.id);
+        expect(answering.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
+        expect(artifactText(answering)).toContain('four');
       });
     }
 
