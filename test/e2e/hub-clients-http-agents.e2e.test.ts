@@ -13,6 +13,7 @@ import { DeliverPolicy } from '@nats-io/jetstream';
 import { partitionsSettled, testHubConfig, until } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { freePorts } from '../support/nats-process.js';
 import { rpc, text } from '../support/rpc.js';
 import { connectWsAgent } from '../support/ws-agent.js';
 import { silentLogger } from '../../runtime/log/index.js';
@@ -282,6 +283,31 @@ describe('delivery order for an agent with a URL', () => {
     expect(over.status.state).toBe('completed');
     expect(over.artifacts?.[0]?.parts[0]?.text).toBe('got: over http');
     expect(agent.posts.map((p) => p.params.message?.parts?.[0]?.text)).toEqual(['over http']);
+  });
+
+  it('drains its queue over the WebSocket as soon as it connects, when its URL is down', async () => {
+    const [port] = await freePorts(1);
+    const t = await team(`http://127.0.0.1:${port}/a2a`);
+    // Nothing listens: the message waits in the queue (the next HTTP retry is minutes away).
+    const queued = await send(t, 'waiting for you');
+    expect(queued.status.state).toBe('submitted');
+    const ws = await connectWsAgent(hub.url, t.agentKey);
+    const frame = await ws.next('message');
+    expect(frame).toMatchObject({
+      taskId: queued.id,
+      payload: { parts: [{ text: 'waiting for you' }] },
+    });
+    ws.send({
+      type: 'task_response',
+      taskId: queued.id,
+      status: { state: 'completed' },
+      lastChunk: true,
+    });
+    await until(async () => {
+      const g = await rpc(hub.url, t.senderKey, 'GetTask', { id: queued.id });
+      return (g.result as unknown as TaskView | undefined)?.status.state === 'completed';
+    });
+    await ws.close();
   });
 
   it('reaches a WebSocket agent with a URL over HTTP while it has no socket', async () => {
