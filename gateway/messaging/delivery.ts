@@ -197,10 +197,42 @@ export function parseAnswer(result: unknown): AgentAnswer {
   };
 }
 
+/** JSON-RPC "method not found". */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * HTTP agents that answered -32601 to `SendMessage` and took `message/send` (decisions.md §11),
+ * so their later deliveries go straight to `message/send`. Kept per node, in memory: another node
+ * (or this one after a restart) learns it again at the cost of one extra -32601. An entry holds for
+ * the agent's record as it was (URL and update time): a new card, a new URL, any change of the
+ * record asks `SendMessage` first again.
+ */
+export class MessageSendAgents {
+  private readonly known = new Map<string, string>();
+
+  has(agent: AgentRecord): boolean {
+    return this.known.get(agent.id) === recordVersion(agent);
+  }
+
+  remember(agent: AgentRecord): void {
+    this.known.set(agent.id, recordVersion(agent));
+  }
+
+  forget(agent: AgentRecord): void {
+    this.known.delete(agent.id);
+  }
+}
+
+function recordVersion(agent: AgentRecord): string {
+  return `${agent.updatedAt.getTime()} ${agent.url ?? ''}`;
+}
+
 export interface HttpCallOptions {
   timeoutMs: number;
   /** OUTBOUND_ALLOW_PRIVATE's guard: the agent's URL must resolve to addresses it accepts. */
   guard: OutboundGuard;
+  /** Agents known to take only `message/send`. */
+  messageSend?: MessageSendAgents;
 }
 
 /**
@@ -230,9 +262,39 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
         },
         'x-hub': d.envelope,
       };
+  // A v1 agent is called as its card declares; an agent of the hub dialect that answers -32601 to
+  // SendMessage gets the same params as `message/send`, the v0.3 name (decisions.md §11).
+  const memory = v1 ? undefined : opts.messageSend;
+  const [firstMethod, thenMethod] = memory?.has(d.recipient)
+    ? (['message/send', 'SendMessage'] as const)
+    : (['SendMessage', 'message/send'] as const);
+  const first = await postHttp(d, url, firstMethod, params, opts);
+  if (first.kind !== 'method-not-found' || !memory) return outcomeOf(first);
+  // Neither attempt counts as a failure: only the answer to the other name decides.
+  const second = await postHttp(d, url, thenMethod, params, opts);
+  if (second.kind === 'answered') {
+    if (thenMethod === 'message/send') memory.remember(d.recipient);
+    else memory.forget(d.recipient);
+  }
+  return outcomeOf(second);
+}
+
+type HttpCallResult = DeliveryOutcome | { kind: 'method-not-found'; message: string };
+
+function outcomeOf(r: HttpCallResult): DeliveryOutcome {
+  return r.kind === 'method-not-found' ? failed(r.message) : r;
+}
+
+async function postHttp(
+  d: Delivery,
+  url: string,
+  method: 'SendMessage' | 'message/send',
+  params: unknown,
+  opts: HttpCallOptions
+): Promise<HttpCallResult> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'a2a-version': '1.0',
+    'a2a-version': method === 'SendMessage' ? '1.0' : '0.3',
   };
   if (d.recipient.webhookSecret) headers.authorization = `Bearer ${d.recipient.webhookSecret}`;
   let res: OutboundResponse;
@@ -240,7 +302,7 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
     res = await outboundRequest(opts.guard, new URL(url), {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'SendMessage', params }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
       timeoutMs: opts.timeoutMs,
     });
   } catch (err) {
@@ -250,7 +312,7 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   }
   if (res.status >= 500)
     return { kind: 'unreachable', reason: `agent answered HTTP ${res.status}` };
-  let body: { result?: unknown; error?: { message?: unknown } };
+  let body: { result?: unknown; error?: { code?: unknown; message?: unknown } };
   try {
     body = JSON.parse(res.body.toString('utf8')) as typeof body;
   } catch {
@@ -258,7 +320,10 @@ export async function deliverHttp(d: Delivery, opts: HttpCallOptions): Promise<D
   }
   if (body?.error) {
     const m = body.error.message;
-    return failed(typeof m === 'string' ? m : 'agent returned an error');
+    const message = typeof m === 'string' ? m : 'agent returned an error';
+    return body.error.code === METHOD_NOT_FOUND
+      ? { kind: 'method-not-found', message }
+      : failed(message);
   }
   if (res.status < 200 || res.status > 299) return failed(`agent answered HTTP ${res.status}`);
   try {
@@ -294,12 +359,14 @@ function pickV1Config(c: Record<string, unknown>) {
 export async function cancelAtHttpAgent(
   recipient: AgentRecord,
   taskId: string,
-  guard: OutboundGuard
+  guard: OutboundGuard,
+  messageSend?: MessageSendAgents
 ): Promise<void> {
   if (!recipient.url) return;
+  const v03 = messageSend?.has(recipient) === true;
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'a2a-version': '1.0',
+    'a2a-version': v03 ? '0.3' : '1.0',
   };
   if (recipient.webhookSecret) headers.authorization = `Bearer ${recipient.webhookSecret}`;
   await outboundRequest(guard, new URL(recipient.url), {
@@ -308,7 +375,7 @@ export async function cancelAtHttpAgent(
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: randomUUID(),
-      method: 'CancelTask',
+      method: v03 ? 'tasks/cancel' : 'CancelTask',
       params: { id: taskId },
     }),
     timeoutMs: 5000,

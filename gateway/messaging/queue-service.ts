@@ -217,14 +217,13 @@ export class QueueService implements PartitionHandler {
 
   start(): void {
     // Safety net: a connected WebSocket recipient whose queue sits idle, or waits after a failed
-    // attempt, with messages (a missed presence change) is woken. Cheap: only recipients with
-    // queued messages have actors.
+    // attempt, with messages (a missed presence change) is woken; one with a URL too (its socket
+    // goes before its URL). Cheap: only recipients with queued messages have actors.
     this.watchdog = setInterval(() => {
       for (const qp of this.parts.values()) {
         for (const [recipientId, a] of qp.actors) {
           if (
             !a.getSnapshot().matches('draining') &&
-            qp.transports.get(recipientId) === 'websocket' &&
             qp.index.queuedFor(recipientId) > 0 &&
             this.o.isOnline(recipientId)
           ) {
@@ -308,13 +307,16 @@ export class QueueService implements PartitionHandler {
     return removed;
   }
 
-  /** A WebSocket agent connected or left (presence, any node). */
+  /**
+   * An agent's WebSocket connected or left (presence, any node). A connect wakes any queue (the
+   * socket goes first, decisions.md §11); a leave pauses only a queue with no URL to retry.
+   */
   presenceChanged(agentId: string, online: boolean): void {
     const qp = this.byRecipient.get(agentId);
     const a = qp?.actors.get(agentId);
-    if (a && qp!.transports.get(agentId) === 'websocket') {
-      a.send({ type: online ? 'recipient.online' : 'recipient.offline' });
-    }
+    if (!a) return;
+    if (online) a.send({ type: 'recipient.online' });
+    else if (qp!.transports.get(agentId) === 'websocket') a.send({ type: 'recipient.offline' });
   }
 
   // ---- PartitionHandler ---------------------------------------------------------------------

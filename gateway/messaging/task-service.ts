@@ -49,6 +49,7 @@ import {
   deliverHttp,
   deliverOfficial,
   deliverWebSocket,
+  MessageSendAgents,
   type AgentAnswer,
   type Delivery,
   type DeliveryOutcome,
@@ -144,6 +145,7 @@ export class TaskService implements QueueDelegate {
   /** Owner side: tasks pushed to a WebSocket and not answered yet → the node holding the socket. */
   private readonly pushed = new Map<string, { addr: ActorAddress; node: string }>();
   private readonly throttled: ThrottledLog;
+  private readonly messageSend = new MessageSendAgents();
 
   constructor(private readonly o: TaskServiceOptions) {
     this.now = o.now ?? Date.now;
@@ -342,14 +344,25 @@ export class TaskService implements QueueDelegate {
   }
 
   /**
-   * Should a new message go to the recipient's queue rather than be delivered now? A WebSocket
-   * agent with no socket anywhere, or any agent whose queue holds messages (FIFO: new ones wait
-   * behind them; an HTTP agent then waits for its retry instead of being called again).
+   * Should a new message go to the recipient's queue rather than be delivered now? An agent with
+   * neither a socket anywhere nor a URL, or any agent whose queue holds messages (FIFO: new ones
+   * wait behind them; an HTTP agent then waits for its retry instead of being called again).
    */
   private mustQueue(agent: AgentRecord): boolean {
     if (!this.o.queues || agent.transport === 'official') return false;
     if (this.o.queues.hasBacklog(agent.id)) return true;
-    return agent.transport === 'websocket' && !this.o.presence.isOnline(agent.id);
+    return agent.url === null && !this.o.presence.isOnline(agent.id);
+  }
+
+  /**
+   * How a message reaches the agent now (decisions.md §11 "Delivery order"): over its WebSocket
+   * when one is live, else over HTTP when it has a URL; an agent with neither is tried over the
+   * WebSocket, which finds it unreachable, so the message queues.
+   */
+  private routeOf(agent: AgentRecord): 'websocket' | 'http' | 'official' {
+    if (agent.transport === 'official') return 'official';
+    if (agent.url === null || this.o.presence.isOnline(agent.id)) return 'websocket';
+    return 'http';
   }
 
   /** A new send to a recipient that must queue: the queue admits it, then the task is created. */
@@ -364,7 +377,7 @@ export class TaskService implements QueueDelegate {
       tenantId: recipient.tenantId,
       recipientId: recipient.id,
       senderId: input.senderId,
-      transport: recipient.transport === 'http' ? 'http' : 'websocket',
+      transport: queueTransport(recipient),
       key,
       maxPending: recipient.queueMaxPending,
       expiresAt: input.at + effectiveTtlSeconds(req.ttlSeconds, recipient) * 1000,
@@ -403,7 +416,7 @@ export class TaskService implements QueueDelegate {
         tenantId: recipient.tenantId,
         recipientId: recipient.id,
         senderId: task.senderId,
-        transport: recipient.transport === 'http' ? 'http' : 'websocket',
+        transport: queueTransport(recipient),
         key: `${task.senderId}:${message.messageId}`,
         maxPending: recipient.queueMaxPending,
         expiresAt: this.now() + effectiveTtlSeconds(ttl, recipient) * 1000,
@@ -520,7 +533,7 @@ export class TaskService implements QueueDelegate {
 
   async transportOf(recipientId: string): Promise<QueueTransport> {
     const r = await this.o.directory.get(recipientId);
-    return r?.transport === 'http' ? 'http' : 'websocket';
+    return r ? queueTransport(r) : 'websocket';
   }
 
   async createTask(spawn: unknown, key: string) {
@@ -544,9 +557,9 @@ export class TaskService implements QueueDelegate {
       await this.failAndReport(addr, task, 'recipient agent no longer exists');
       return 'gone';
     }
-    const via =
-      recipient.transport === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
-    const outcome = await this.attempt(task, message, recipient);
+    const route = this.routeOf(recipient);
+    const via = route === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
+    const outcome = await this.attempt(task, message, recipient, route);
     switch (outcome.kind) {
       case 'pushed':
         // Durable before the queue deletes its record: a crash in between must not leave a
@@ -698,7 +711,8 @@ export class TaskService implements QueueDelegate {
       return;
     }
     // Calls to HTTP and official agents run side by side; only WebSocket pushes keep the lane.
-    if (recipient.transport !== 'websocket') pushed();
+    const route = this.routeOf(recipient);
+    if (route !== 'websocket') pushed();
     // Messages queued before this one go first (FIFO): this one waits behind them.
     if (recipient.transport !== 'official' && this.o.queues?.hasBacklog(recipient.id)) {
       await this.queueAfterAttempt(
@@ -711,9 +725,8 @@ export class TaskService implements QueueDelegate {
       );
       return;
     }
-    const via =
-      recipient.transport === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
-    const outcome = await this.attempt(task, message, recipient);
+    const via = route === 'websocket' ? this.o.presence.where(recipient.id)?.nodeId : undefined;
+    const outcome = await this.attempt(task, message, recipient, route);
     switch (outcome.kind) {
       case 'pushed':
         pushed();
@@ -763,11 +776,12 @@ export class TaskService implements QueueDelegate {
     );
   }
 
-  /** One delivery attempt over the recipient's transport, with a freshly signed envelope. */
+  /** One delivery attempt over `route`, with a freshly signed envelope. */
   private async attempt(
     task: Task,
     message: Message,
-    recipient: AgentRecord
+    recipient: AgentRecord,
+    route: 'websocket' | 'http' | 'official'
   ): Promise<DeliveryOutcome> {
     const d: Delivery = {
       task,
@@ -785,18 +799,23 @@ export class TaskService implements QueueDelegate {
       ),
       configuration: task.configuration ?? {},
     };
-    switch (recipient.transport) {
-      case 'websocket':
-        return this.reportDelivered(task, 'websocket', await deliverWebSocket(this.o.frames, d));
+    const http = () =>
+      deliverHttp(d, {
+        timeoutMs: this.o.httpTimeoutMs ?? 30_000,
+        guard: this.o.outbound,
+        messageSend: this.messageSend,
+      });
+    switch (route) {
+      case 'websocket': {
+        const pushed = await deliverWebSocket(this.o.frames, d);
+        // The socket went away since presence named it: the URL is the next way (§11).
+        if (pushed.kind === 'unreachable' && recipient.url !== null) {
+          return this.reportDelivered(task, 'http', await http());
+        }
+        return this.reportDelivered(task, 'websocket', pushed);
+      }
       case 'http':
-        return this.reportDelivered(
-          task,
-          'http',
-          await deliverHttp(d, {
-            timeoutMs: this.o.httpTimeoutMs ?? 30_000,
-            guard: this.o.outbound,
-          })
-        );
+        return this.reportDelivered(task, 'http', await http());
       case 'official':
         // The spec knows websocket and http only; official agents are addressed at the hub's HTTP
         // endpoint (their card url), so clients with a closed enum still read the event.
@@ -806,7 +825,7 @@ export class TaskService implements QueueDelegate {
           await deliverOfficial(this.o.bus, d, this.o.officialTimeoutMs ?? 120_000)
         );
       default: {
-        const never: never = recipient.transport;
+        const never: never = route;
         throw new HubError('INTERNAL', `unknown transport ${String(never)}`);
       }
     }
@@ -1173,7 +1192,9 @@ export class TaskService implements QueueDelegate {
     if (state === 'canceled') {
       void this.o.frames.push(task.recipientId, frame);
       void this.o.directory.get(task.recipientId).then((r) => {
-        if (r?.transport === 'http') return cancelAtHttpAgent(r, task.id, this.o.outbound);
+        if (r?.url && r.transport !== 'official') {
+          return cancelAtHttpAgent(r, task.id, this.o.outbound, this.messageSend);
+        }
         // The official agent's pool member holding the task aborts its handler.
         if (r?.transport === 'official') {
           this.o.bus.nc.publish(subjects.agentCancel(r.id), encodeJson({ taskId: task.id }));
@@ -1192,6 +1213,14 @@ function isPending(t: Task, count: number): boolean {
   return (
     t.delivery === 'pending' && t.messages.length === count && !TerminalStates.has(t.status.state)
   );
+}
+
+/**
+ * How the recipient's queue retries: an agent with a URL is retried over HTTP every retry
+ * interval (and at once when its WebSocket connects); one without waits for its WebSocket.
+ */
+function queueTransport(agent: AgentRecord): QueueTransport {
+  return agent.url !== null ? 'http' : 'websocket';
 }
 
 function requireAgent(p: Principal): AgentPrincipal {

@@ -1,5 +1,7 @@
 // Fetching an HTTP agent's card at registration: GET <url>/.well-known/agent.json (interface-spec
-// "Endpoints an HTTP (webhook) agent exposes"). Failures name the URL so the operator can fix it.
+// "Endpoints an HTTP (webhook) agent exposes"), then at the URL's origin, then agent-card.json at
+// both (decisions.md §11: an agent registered by its `/a2a` URL serves its card at the origin).
+// Failures name the URL so the operator can fix it.
 import { HubError } from '../../runtime/errors/index.js';
 import { AgentCardInput } from '../../runtime/protocol/index.js';
 
@@ -12,18 +14,48 @@ export interface FetchCardOptions {
 
 const DEFAULT_MAX_BYTES = 256 * 1024;
 
-/** `<url>/.well-known/agent.json`, keeping the URL's path (an agent may live under a prefix). */
-export function agentCardUrl(url: string): string {
+/** `<url>/.well-known/<file>`, keeping the URL's path (an agent may live under a prefix). */
+export function agentCardUrl(url: string, file = 'agent.json'): string {
   const u = new URL(url);
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}/.well-known/agent.json`;
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/.well-known/${file}`;
   u.search = '';
   u.hash = '';
   return u.href;
 }
 
-/** The card as a JSON object; throws UNPROCESSABLE naming the card URL and the reason. */
+/** Where the card is looked for, in order, without repeats (the URL may be its own origin). */
+export function agentCardUrls(url: string): string[] {
+  const origin = new URL(url).origin;
+  const all = ['agent.json', 'agent-card.json'].flatMap((file) => [
+    agentCardUrl(url, file),
+    agentCardUrl(origin, file),
+  ]);
+  return [...new Set(all)];
+}
+
+/**
+ * The first card found at agentCardUrls(url), as a JSON object. An address that answers with an
+ * HTTP error passes to the next; a network failure, or a card found but unreadable or invalid,
+ * throws UNPROCESSABLE naming the card URL and the reason.
+ */
 export async function fetchAgentCard(url: string, opts: FetchCardOptions): Promise<object> {
-  const cardUrl = agentCardUrl(url);
+  const urls = agentCardUrls(url);
+  const statuses: string[] = [];
+  for (const cardUrl of urls) {
+    const card = await fetchCardAt(cardUrl, opts);
+    if (typeof card === 'object') return card;
+    statuses.push(`HTTP ${card} at ${cardUrl}`);
+  }
+  throw new HubError(
+    'UNPROCESSABLE',
+    `could not fetch the agent card from ${urls[0]}: ${statuses.join(', ')} ` +
+      '(check --url, or pass --skip-card to register without a card)',
+    { data: { field: 'url', url: urls[0], tried: urls } }
+  );
+}
+
+/** The card at `cardUrl`, or the HTTP status of an answer that is not a success. */
+async function fetchCardAt(cardUrl: string, opts: FetchCardOptions): Promise<object | number> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const fail = (reason: string, cause?: unknown): HubError =>
     new HubError(
@@ -40,7 +72,7 @@ export async function fetchAgentCard(url: string, opts: FetchCardOptions): Promi
       redirect: 'follow',
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
-    if (!res.ok) throw fail(`HTTP ${res.status}`);
+    if (!res.ok) return res.status;
     const declared = Number(res.headers.get('content-length') ?? '0');
     if (declared > maxBytes) throw fail(`larger than ${maxBytes} bytes`);
     text = await res.text();
