@@ -382,7 +382,8 @@ describe('message.metadata reaches the recipient', () => {
     // A sender cannot pass its own envelope off as the hub's.
     expect(got['x-hub'].sender.agentId).toBe(ids.alice);
     expect(got['x-hub'].kid).not.toBe('fake');
-    expect((frame.payload as { metadata?: unknown }).metadata).toMatchObject(metadata);
+    expect((frame.payload as { metadata?: unknown }).metadata).toEqual(metadata);
+    expect(JSON.stringify(frame)).not.toContain('agent-forged');
     bobAnswers(sent.id, 'completed');
   });
 
