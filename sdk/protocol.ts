@@ -37,7 +37,8 @@ export interface Artifact {
 export interface TaskStatus {
   state: TaskState;
   timestamp?: string;
-  message?: Message;
+  /** The status text (a failed task's reason, an input-required question). */
+  message?: string;
 }
 
 export interface Task {

@@ -49,16 +49,22 @@ export interface Delivery {
 export const NO_ENDPOINT =
   'no WebSocket connection or HTTP endpoint is available for the recipient';
 
+/**
+ * The `message` frame (decisions.md §2). The sender's message metadata rides both in `payload` and
+ * in the frame's `metadata` (where the hub clients read it, §11), beside the hub's own `x-hub`,
+ * which no sender can overwrite.
+ */
 export function messageFrame(d: Delivery) {
+  const { role, parts, messageId, metadata } = d.message;
   return {
     type: 'message',
     from: d.task.senderId,
     taskId: d.task.id,
     contextId: d.task.contextId,
-    payload: { role: d.message.role, parts: d.message.parts, messageId: d.message.messageId },
+    payload: { role, parts, messageId, ...(metadata !== undefined ? { metadata } : {}) },
     timestamp: Date.now(),
     configuration: d.configuration,
-    metadata: { 'x-hub': d.envelope },
+    metadata: { ...metadata, 'x-hub': d.envelope },
   };
 }
 

@@ -1,16 +1,14 @@
-// What one SSE event's JSON-RPC `result` is, per dialect (decisions.md §1): A2A v1.0 {task} then
-// {statusUpdate|artifactUpdate|message}; v0.3 the Task then kind-tagged events with `final`; and the
-// hub dialect on POST /a2a, which borrows v0.3's event envelope around hub-dialect tasks and parts.
+// What one SSE event's JSON-RPC `result` is, per dialect (decisions.md §1, §11): A2A v1.0 {task}
+// then {statusUpdate|artifactUpdate|message}; v0.3 the Task then kind-tagged events with `final`;
+// and the hub dialect on POST /a2a, v1.0's wrappers around hub-dialect tasks and parts.
 import type { HubError } from '../../runtime/errors/index.js';
 import {
-  encodeArtifactHub,
-  encodeMessageHub,
   encodeRpcError,
-  encodeStatusHub,
+  encodeStreamEventHub,
   encodeStreamEventV03,
   encodeStreamEventV1,
+  encodeStreamTaskHub,
   encodeStreamTaskV1,
-  encodeTaskHub,
   encodeTaskV03,
   type Dialect,
   type Task,
@@ -48,49 +46,14 @@ export const v03StreamCodec: TaskStreamCodec = {
 };
 
 /**
- * Hub dialect stream (POST /a2a). The first event is the hub Task (as SendMessage returns it); then
- * - status:   {kind:'status-update', taskId, contextId, status: <hub status>, final}
- * - artifact: {kind:'artifact-update', taskId, contextId, artifact: <hub artifact: artifactId, id,
- *              name?, mimeType?, parts with kind/mimeType>, append, lastChunk}
- * - message:  the hub Message (kind 'message', role user|agent).
- * v0.3's envelope because existing hub clients already speak `kind`; the contents are hub-dialect.
+ * Hub dialect stream (POST /a2a, decisions.md §11): A2A 1.0's wrappers {task} then
+ * {statusUpdate|artifactUpdate|message}, since the hub clients read only those keys, around
+ * hub-dialect contents (lowercase states, parts with kind, the status message as text). A status
+ * update also says whether it is the stream's last event (`final`), input-required included.
  */
 export const hubStreamCodec: TaskStreamCodec = {
   dialect: 'hub',
-  task: (task, view) => encodeTaskHub(task, view),
-  event: (task, event, last) => {
-    const ids = { taskId: task.id, contextId: task.contextId };
-    switch (event.type) {
-      case 'status':
-        return {
-          kind: 'status-update',
-          ...ids,
-          status: encodeStatusHub(task, event.status),
-          final: last,
-        };
-      case 'artifact': {
-        const known = task.artifacts.find((a) => a.artifactId === event.artifactId);
-        const artifact = encodeArtifactHub({
-          artifactId: event.artifactId,
-          ...(known?.name !== undefined ? { name: known.name } : {}),
-          ...(known?.mimeType !== undefined ? { mimeType: known.mimeType } : {}),
-          parts: event.parts,
-        });
-        return {
-          kind: 'artifact-update',
-          ...ids,
-          artifact,
-          append: event.append,
-          lastChunk: event.lastChunk,
-        };
-      }
-      case 'message':
-        return encodeMessageHub(event.message);
-      default: {
-        const never: never = event;
-        return never;
-      }
-    }
-  },
+  task: (task, view) => encodeStreamTaskHub(task, view),
+  event: (task, event, last) => encodeStreamEventHub(task, event, last),
   error: (err, requestId) => encodeRpcError(err, 'hub', requestId),
 };

@@ -199,8 +199,12 @@ describe('taskStream', () => {
     s.push(task(E));
     await r.ended;
     expect(r.events.map((e) => e.id)).toEqual([3, 4, 5]);
-    expect(r.events[0]?.data.result).toMatchObject({ kind: 'task', status: { state: 'working' } });
-    expect(r.events[2]?.data.result).toMatchObject({ kind: 'status-update', final: true });
+    expect(r.events[0]?.data.result).toMatchObject({
+      task: { kind: 'task', status: { state: 'working' } },
+    });
+    expect(r.events[2]?.data.result).toEqual({
+      statusUpdate: expect.objectContaining({ status: expect.anything(), final: true }) as unknown,
+    });
   });
 
   it('ends at input-required, marking the event final', async () => {
@@ -212,8 +216,7 @@ describe('taskStream', () => {
     await r.ended;
     expect(r.events).toHaveLength(1);
     expect(r.events[0]?.data.result).toMatchObject({
-      status: { state: 'input-required' },
-      final: true,
+      statusUpdate: { status: { state: 'input-required' }, final: true },
     });
   });
 

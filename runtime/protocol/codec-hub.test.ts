@@ -1,7 +1,13 @@
 // The hub dialect's Task (spec "Task"; decisions.md §1): lowercase states, ISO timestamps, parts
-// with kind/mimeType, messages also as history, and historyLength.
+// with kind/mimeType, messages also as history, historyLength, the status message as text, and
+// the SSE wrappers of decisions.md §11.
 import { describe, expect, it } from 'vitest';
-import { encodeListTasksHub, encodeTaskHub } from './codec-hub.js';
+import {
+  encodeListTasksHub,
+  encodeStreamEventHub,
+  encodeStreamTaskHub,
+  encodeTaskHub,
+} from './codec-hub.js';
 import { applyHistoryLength } from './history.js';
 import type { Message, Task } from './model.js';
 
@@ -55,14 +61,8 @@ describe('encodeTaskHub', () => {
       status: {
         state: 'completed',
         timestamp: '2025-01-02T03:04:06.500Z',
-        message: {
-          kind: 'message',
-          role: 'agent',
-          parts: [{ kind: 'text', text: 'all done' }],
-          messageId: `status-task-1-${T0 + 1500}`,
-          contextId: 'ctx-1',
-          taskId: 'task-1',
-        },
+        // A string, as the hub clients declare it (decisions.md §11).
+        message: 'all done',
       },
       messages: t.history,
       history: t.messages,
@@ -113,6 +113,57 @@ describe('encodeTaskHub', () => {
     );
     expect(page).toMatchObject({ nextPageToken: '', pageSize: 50, totalSize: 1 });
     expect(page.tasks[0]?.artifacts).toEqual([]);
+  });
+});
+
+describe('hub stream events', () => {
+  const ids = { taskId: 'task-1', contextId: 'ctx-1' };
+
+  it('wraps each event in exactly one of task, statusUpdate, artifactUpdate, message', () => {
+    const t = task();
+    expect(Object.keys(encodeStreamTaskHub(t))).toEqual(['task']);
+    expect(encodeStreamTaskHub(t, { historyLength: 0 })).toMatchObject({
+      task: { kind: 'task', status: { message: 'all done' }, messages: [] },
+    });
+    const status = { state: 'failed', timestamp: T0 + 2000, message: 'no such city' } as const;
+    expect(encodeStreamEventHub(t, { rev: 2, type: 'status', status }, true)).toEqual({
+      statusUpdate: {
+        ...ids,
+        status: { state: 'failed', timestamp: '2025-01-02T03:04:07.000Z', message: 'no such city' },
+        final: true,
+      },
+    });
+    const chunk = { kind: 'text', text: 'more' } as const;
+    expect(
+      encodeStreamEventHub(
+        t,
+        {
+          rev: 3,
+          type: 'artifact',
+          artifactId: 'a1',
+          append: true,
+          lastChunk: false,
+          parts: [chunk],
+        },
+        false
+      )
+    ).toEqual({
+      artifactUpdate: {
+        ...ids,
+        artifact: {
+          artifactId: 'a1',
+          id: 'a1',
+          name: 'chart',
+          mimeType: 'image/png',
+          parts: [chunk],
+        },
+        append: true,
+        lastChunk: false,
+      },
+    });
+    expect(
+      encodeStreamEventHub(t, { rev: 4, type: 'message', message: message(4, 'agent') }, false)
+    ).toEqual({ message: { kind: 'message', ...message(4, 'agent') } });
   });
 });
 

@@ -1,8 +1,18 @@
 // The hub dialect on the wire (decisions.md §1; spec "Task", "Message", "Part", "Artifact"): parts
-// with `kind` and `mimeType`, roles user/agent, lowercase states, the Task's messages also as history.
+// with `kind` and `mimeType`, roles user/agent, lowercase states, the Task's messages also as history,
+// and the status message as plain text (decisions.md §11).
 import { applyHistoryLength } from './history.js';
-import type { Artifact, Message, Part, Role, Task, TaskStateName, TaskStatus } from './model.js';
-import { isoTime, statusMessage, type TaskPage, type TaskView } from './codec-common.js';
+import type {
+  Artifact,
+  Message,
+  Part,
+  Role,
+  Task,
+  TaskEventRecord,
+  TaskStateName,
+  TaskStatus,
+} from './model.js';
+import { artifactOf, assertNever, isoTime, type TaskPage, type TaskView } from './codec-common.js';
 
 /** Hub parts are the model parts (the model was shaped after the hub dialect). */
 export type HubPart = Part;
@@ -21,8 +31,11 @@ export interface HubTaskStatus {
   state: TaskStateName;
   /** ISO 8601 UTC */
   timestamp: string;
-  /** The status text as an agent message with one text part. */
-  message?: HubMessage;
+  /**
+   * The status text. A string, not a Message: the published hub clients (TypeScript, Python, Go)
+   * declare it so, and the Python one rejects a whole ListTasks page over an object here.
+   */
+  message?: string;
 }
 
 export interface HubArtifact {
@@ -51,6 +64,33 @@ export interface HubListTasksResult extends TaskPage {
   tasks: HubTask[];
 }
 
+export interface HubStatusUpdate {
+  taskId: string;
+  contextId: string;
+  status: HubTaskStatus;
+  /** The last event of this stream (a terminal state, or input-required). */
+  final: boolean;
+}
+
+export interface HubArtifactUpdate {
+  taskId: string;
+  contextId: string;
+  artifact: HubArtifact;
+  append: boolean;
+  lastChunk: boolean;
+}
+
+/**
+ * One SSE event's `result` on POST /a2a (decisions.md §11): a wrapper holding exactly one of
+ * these keys, as A2A 1.0 streams do, because the hub clients read only those keys; the contents
+ * are hub-dialect.
+ */
+export type HubStreamResponse =
+  | { task: HubTask }
+  | { message: HubMessage }
+  | { statusUpdate: HubStatusUpdate }
+  | { artifactUpdate: HubArtifactUpdate };
+
 export function encodePartHub(part: Part): HubPart {
   return { ...part };
 }
@@ -67,15 +107,11 @@ export function encodeMessageHub(m: Message): HubMessage {
   };
 }
 
-export function encodeStatusHub(
-  task: Pick<Task, 'id' | 'contextId'>,
-  s: TaskStatus
-): HubTaskStatus {
-  const message = statusMessage(task, s);
+export function encodeStatusHub(s: TaskStatus): HubTaskStatus {
   return {
     state: s.state,
     timestamp: isoTime(s.timestamp),
-    ...(message ? { message: encodeMessageHub(message) } : {}),
+    ...(s.message !== undefined ? { message: s.message } : {}),
   };
 }
 
@@ -96,7 +132,7 @@ export function encodeTaskHub(task: Task, view: TaskView = {}): HubTask {
     kind: 'task',
     id: task.id,
     contextId: task.contextId,
-    status: encodeStatusHub(task, task.status),
+    status: encodeStatusHub(task.status),
     messages,
     history: messages,
     artifacts: view.includeArtifacts === false ? [] : task.artifacts.map(encodeArtifactHub),
@@ -110,4 +146,38 @@ export function encodeListTasksHub(
   view: TaskView = {}
 ): HubListTasksResult {
   return { tasks: tasks.map((t) => encodeTaskHub(t, view)), ...page };
+}
+
+/** The first event of a stream: the task as it stands. */
+export function encodeStreamTaskHub(task: Task, view: TaskView = {}): HubStreamResponse {
+  return { task: encodeTaskHub(task, view) };
+}
+
+/** One recorded change of `task`; `final` marks the event after which the stream ends. */
+export function encodeStreamEventHub(
+  task: Task,
+  event: TaskEventRecord,
+  final: boolean
+): HubStreamResponse {
+  const ids = { taskId: task.id, contextId: task.contextId };
+  switch (event.type) {
+    case 'status':
+      return { statusUpdate: { ...ids, status: encodeStatusHub(event.status), final } };
+    case 'artifact': {
+      const known = artifactOf(task, event.artifactId);
+      const artifact = encodeArtifactHub({
+        artifactId: event.artifactId,
+        ...(known?.name !== undefined ? { name: known.name } : {}),
+        ...(known?.mimeType !== undefined ? { mimeType: known.mimeType } : {}),
+        parts: event.parts,
+      });
+      return {
+        artifactUpdate: { ...ids, artifact, append: event.append, lastChunk: event.lastChunk },
+      };
+    }
+    case 'message':
+      return { message: encodeMessageHub(event.message) };
+    default:
+      return assertNever(event);
+  }
 }

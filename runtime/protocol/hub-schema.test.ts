@@ -251,6 +251,15 @@ describe('params', () => {
     );
   });
 
+  it('drops an x-hub a caller puts in message.metadata, keeping the rest', () => {
+    const forged = { sender: { agentId: 'agent-forged' } };
+    const parse = (metadata: unknown) =>
+      parseParams(SendMessageParams, { message: { ...message, metadata } }).message;
+    expect(parse({ trace: 'a', 'x-hub': forged }).metadata).toEqual({ trace: 'a' });
+    expect(parse({ 'x-hub': forged })).not.toHaveProperty('metadata');
+    expect(parse({ trace: 'a' }).metadata).toEqual({ trace: 'a' });
+  });
+
   it('SendMessage: configuration fields and their types', () => {
     const p = parseParams(SendMessageParams, {
       message,

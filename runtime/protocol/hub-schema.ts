@@ -55,8 +55,18 @@ export const MessageInput = z
     messageId: m.messageId ?? newMessageId(),
     ...(m.contextId !== undefined ? { contextId: m.contextId } : {}),
     ...(m.taskId !== undefined ? { taskId: m.taskId } : {}),
-    ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+    ...(m.metadata !== undefined ? callerMetadata(m.metadata) : {}),
   }));
+
+/**
+ * A caller's message metadata without any `x-hub` in it: only the hub writes envelopes
+ * (decisions.md §4), and the recipient reads this metadata beside the hub's own.
+ */
+function callerMetadata(md: Record<string, unknown>): { metadata?: Record<string, unknown> } {
+  if (!Object.hasOwn(md, 'x-hub')) return { metadata: md };
+  const { 'x-hub': _forged, ...rest } = md;
+  return Object.keys(rest).length > 0 ? { metadata: rest } : {};
+}
 
 /** `params.configuration` of SendMessage, all three dialects' fields (spec table, A2A 1.0, 0.3). */
 export const SendMessageConfiguration = z.object({

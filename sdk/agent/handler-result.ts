@@ -104,19 +104,27 @@ export async function* responseFrames(
   yield frame(taskId, 'completed', undefined, held, true);
 }
 
+/**
+ * The Task an HTTP agent answers the hub with (decisions.md §3). Its status message is a Message,
+ * as in A2A; the hub dialect's own tasks carry only the text (Task).
+ */
+export interface AnswerTask extends Omit<Task, 'status'> {
+  status: { state: TaskState; timestamp?: string; message?: Message };
+}
+
 /** A non-streamed reply as the Task an HTTP agent answers with (decisions.md §3). */
 export async function replyTask(
   reply: AgentReply,
   ids: { id: string; contextId: string },
   now: () => Date = () => new Date()
-): Promise<Task> {
+): Promise<AnswerTask> {
   if (isTaskReply(reply)) {
     // A Task is returned as it is; only missing ids are filled in.
     return {
       ...reply,
       id: reply.id ?? ids.id,
       contextId: reply.contextId ?? ids.contextId,
-    } as Task;
+    } as AnswerTask;
   }
   const settled = isAsyncIterable(reply) ? await collect(reply) : settle(reply);
   const state: TaskState = settled.state;
@@ -133,7 +141,7 @@ export async function replyTask(
 }
 
 /** A failed Task carrying `err`'s message (what a throwing handler answers over HTTP). */
-export function failedTask(err: unknown, ids: { id: string; contextId: string }): Task {
+export function failedTask(err: unknown, ids: { id: string; contextId: string }): AnswerTask {
   return {
     id: ids.id,
     contextId: ids.contextId,

@@ -28,6 +28,7 @@ export {
   type StreamChunk,
   type ReplyState,
   type TaskResponseFrame,
+  type AnswerTask,
 } from './handler-result.js';
 export {
   reconnectDelay,

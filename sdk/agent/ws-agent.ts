@@ -28,7 +28,7 @@ export interface WsIncomingMessage {
   envelope: HubEnvelope | undefined;
   /** What the sender asked for (acceptedOutputModes, historyLength, …). */
   configuration: Record<string, unknown>;
-  /** The frame's metadata (the unverified x-hub among it). */
+  /** The frame's metadata: the sender's message metadata and the unverified x-hub. */
   metadata: Record<string, unknown>;
 }
 
@@ -362,6 +362,7 @@ export class WsAgent {
       ...(typeof payload.messageId === 'string' ? { messageId: payload.messageId } : {}),
       taskId,
       contextId,
+      ...(isRecord(payload.metadata) ? { metadata: payload.metadata } : {}),
     };
     const incoming: WsIncomingMessage = {
       text: textOfParts(parts),
@@ -416,9 +417,11 @@ function failedFrame(taskId: string, message: string): TaskResponseFrame {
 }
 
 function record(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : {};
+  return isRecord(v) ? v : {};
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function rawText(data: WebSocket.RawData): string {

@@ -6,7 +6,7 @@ import { BadResponseError, errorFromRpc, HubConnectionError, HubError } from './
 import { abortReason, backoffDelay, sleep, type RetryOptions } from './retry.js';
 import { readSse } from './sse.js';
 import type { Transport } from './transport.js';
-import type { StreamEvent } from './types.js';
+import type { HubTask, StreamEvent } from './types.js';
 
 export type StreamStart =
   | { method: 'SendStreamingMessage'; params: Record<string, unknown> }
@@ -119,10 +119,7 @@ export class TaskStream implements AsyncIterable<StreamEvent> {
       }
       this.lastEventId = id;
     }
-    const event = msg.result as StreamEvent;
-    if (typeof event !== 'object' || event === null) {
-      throw new BadResponseError('BAD_RESPONSE', 'A stream event without a result');
-    }
+    const event = toStreamEvent(msg.result);
     if (event.kind === 'task') {
       this.taskId ??= event.id;
       this.state = event.status.state;
@@ -132,6 +129,32 @@ export class TaskStream implements AsyncIterable<StreamEvent> {
     }
     return event;
   }
+}
+
+/** What the hub writes as an event's `result`: exactly one of these keys (decisions.md §11). */
+interface WireEvent {
+  task?: HubTask;
+  statusUpdate?: Omit<Extract<StreamEvent, { kind: 'status-update' }>, 'kind' | 'final'> & {
+    final?: boolean;
+  };
+  artifactUpdate?: Omit<Extract<StreamEvent, { kind: 'artifact-update' }>, 'kind'>;
+  message?: Omit<Extract<StreamEvent, { kind: 'message' }>, 'kind'>;
+}
+
+/** The hub's wrapped event as the SDK's kind-tagged one. */
+function toStreamEvent(result: unknown): StreamEvent {
+  const r = (typeof result === 'object' && result !== null ? result : {}) as WireEvent;
+  if (r.task) return { ...r.task, kind: 'task' };
+  if (r.statusUpdate) {
+    const u = r.statusUpdate;
+    return { kind: 'status-update', ...u, final: u.final ?? ENDS_STREAM.has(u.status.state) };
+  }
+  if (r.artifactUpdate) return { kind: 'artifact-update', ...r.artifactUpdate };
+  if (r.message) return { ...r.message, kind: 'message' };
+  throw new BadResponseError(
+    'BAD_RESPONSE',
+    'A stream event holds none of task, statusUpdate, artifactUpdate, message'
+  );
 }
 
 function isRev(id: string): boolean {

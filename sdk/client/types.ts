@@ -76,7 +76,10 @@ export interface TaskList {
   totalSize: number;
 }
 
-/** One event of a task stream (hub dialect: v0.3's envelope around hub-dialect contents). */
+/**
+ * One event of a task stream. The hub wraps each (`{task}`, `{statusUpdate}`, `{artifactUpdate}`,
+ * `{message}`); the client tags it with `kind` instead, so one switch tells them apart.
+ */
 export type StreamEvent =
   | (HubTask & { kind: 'task' })
   | {

@@ -72,9 +72,7 @@ describe('a WebSocket agent that stops reading', () => {
     }
     const stateOf = async (id: string) => {
       const g = await rpc(hub.url, keys.sender, 'GetTask', { id, historyLength: 0 });
-      return (
-        g.result as { status: { state: string; message?: { parts: Array<{ text: string }> } } }
-      ).status;
+      return (g.result as { status: { state: string; message?: string } }).status;
     };
     const count = (states: Array<{ state: string }>, state: string) =>
       states.filter((s) => s.state === state).length;

@@ -163,7 +163,7 @@ async function setup(): Promise<Setup> {
 interface TaskView {
   id: string;
   contextId: string;
-  status: { state: string; message?: { parts: Array<{ text?: string }> } };
+  status: { state: string; message?: string };
   artifacts?: Array<{ parts: Array<{ text?: string }> }>;
 }
 
@@ -228,7 +228,7 @@ async function failedEvents(tenantId: string): Promise<HubEvent[]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sends = (seen: Seen[]) => seen.filter((x) => x.method === 'SendMessage');
-const statusText = (t: TaskView) => t.status.message?.parts.map((p) => p.text ?? '').join(' ');
+const statusText = (t: TaskView) => t.status.message;
 
 // ---- tests --------------------------------------------------------------------------------------
 

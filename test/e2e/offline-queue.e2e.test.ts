@@ -75,7 +75,7 @@ async function team(...names: string[]): Promise<Team> {
 interface TaskView {
   id: string;
   contextId: string;
-  status: { state: string; message?: { parts: Array<{ text?: string }> } };
+  status: { state: string; message?: string };
   artifacts?: unknown[];
 }
 
@@ -129,7 +129,7 @@ async function waitState(key: string, id: string, state: string, ms = 15_000): P
   return last!;
 }
 
-const statusText = (t: TaskView) => t.status.message?.parts.map((p) => p.text ?? '').join(' ');
+const statusText = (t: TaskView) => t.status.message;
 
 /** Tasks visible to the caller in a context, as the index reports them. */
 async function tasksIn(key: string, contextId: string): Promise<unknown[]> {

@@ -251,22 +251,18 @@ describe('SSE resume across hub nodes', () => {
     expect(first.contentType).toBe('text/event-stream');
     const e1 = await first.next();
     const e2 = await first.next();
-    const task = e1.data.result as {
-      id: string;
-      kind: string;
-      status: { state: string };
-      metadata: unknown;
-    };
+    const task = (e1.data.result as { task: { id: string } }).task;
     expect(task).toMatchObject({
       kind: 'task',
       status: { state: 'submitted' },
       metadata: { agentId: ids.bob },
     });
-    expect(e2.data.result).toMatchObject({
-      kind: 'status-update',
-      taskId: task.id,
-      status: { state: 'working' },
-      final: false,
+    expect(e2.data.result).toEqual({
+      statusUpdate: expect.objectContaining({
+        taskId: task.id,
+        status: expect.objectContaining({ state: 'working' }) as unknown,
+        final: false,
+      }) as unknown,
     });
     first.drop();
     await first.ended;
@@ -291,21 +287,20 @@ describe('SSE resume across hub nodes', () => {
     const done = await taskNow(task.id);
     expect(got.map((e) => e.id)).toEqual(done.events.filter((e) => e.rev > 2).map((e) => e.rev));
     expect(got[0]?.data.result).toMatchObject({
-      kind: 'artifact-update',
-      taskId: task.id,
-      artifact: {
-        artifactId: 'story',
-        id: 'story',
-        name: 'story',
-        parts: [{ kind: 'text', text: 'part 1;' }],
+      artifactUpdate: {
+        taskId: task.id,
+        artifact: {
+          artifactId: 'story',
+          id: 'story',
+          name: 'story',
+          parts: [{ kind: 'text', text: 'part 1;' }],
+        },
+        append: false,
+        lastChunk: false,
       },
-      append: false,
-      lastChunk: false,
     });
     expect(got.at(-1)?.data.result).toMatchObject({
-      kind: 'status-update',
-      status: { state: 'completed' },
-      final: true,
+      statusUpdate: { status: { state: 'completed' }, final: true },
     });
   });
 
@@ -320,7 +315,7 @@ describe('SSE resume across hub nodes', () => {
       {}
     );
     const e1 = await stream.next();
-    const taskId = (e1.data.result as { id: string }).id;
+    const taskId = (e1.data.result as { task: { id: string } }).task.id;
     await bob.next('message');
     bob.send({
       type: 'task_response',
@@ -329,20 +324,14 @@ describe('SSE resume across hub nodes', () => {
     });
     await stream.ended;
     expect(stream.events.at(-1)?.data.result).toMatchObject({
-      kind: 'status-update',
-      status: {
-        state: 'input-required',
-        message: { parts: [{ kind: 'text', text: 'how many?' }] },
-      },
-      final: true,
+      statusUpdate: { status: { state: 'input-required', message: 'how many?' }, final: true },
     });
 
     const again = await openStream(`${a.url}/a2a`, 'SubscribeToTask', { id: taskId }, {});
     await again.ended;
     expect(again.events).toHaveLength(1);
     expect(again.events[0]?.data.result).toMatchObject({
-      kind: 'task',
-      status: { state: 'input-required' },
+      task: { kind: 'task', status: { state: 'input-required' } },
     });
   });
 

@@ -73,7 +73,7 @@ export async function startAgentHub(
 
 interface TaskShape {
   id: string;
-  status: { state: string; message?: { parts: Array<{ text?: string }> } };
+  status: { state: string; message?: string };
   artifacts?: Array<{
     parts: Array<{ kind: string; text?: string; mimeType?: string; data?: string }>;
   }>;
@@ -122,7 +122,7 @@ export async function ask(
       .map((p) => p.text ?? '')
       .join('\n'),
     data: json?.data !== undefined ? JSON.parse(json.data) : undefined,
-    statusText: (task.status.message?.parts ?? []).map((p) => p.text ?? '').join(' '),
+    statusText: task.status.message ?? '',
     task: r.result as Record<string, unknown>,
   };
 }
