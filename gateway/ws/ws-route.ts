@@ -23,7 +23,6 @@ import type { AgentDirectory } from '../messaging/directory.js';
 import type { ConnectionRegistry } from '../messaging/frames.js';
 import type { Presence } from '../messaging/presence.js';
 import type { TaskService } from '../messaging/task-service.js';
-import type { RpcMethod } from '../../runtime/protocol/index.js';
 import {
   UwsAgentConnection,
   type BackpressureLimits,
@@ -35,7 +34,7 @@ import { frameLimit } from './frame-limit.js';
 export interface WsDeps {
   auth: Authenticator;
   tasks: TaskService;
-  methods: ReadonlyMap<RpcMethod, HubMethod>;
+  methods: ReadonlyMap<string, HubMethod>;
   conns: ConnectionRegistry;
   presence: Presence;
   directory: AgentDirectory;
