@@ -212,6 +212,20 @@ describe('partial agent cards get the default card (decisions.md §11)', () => {
   });
 });
 
+describe('an agent without a card has the default card in discovery', () => {
+  it('is found by contentMode=text/plain, in memory and with SQL', async () => {
+    for (const q of ['contentMode=text/plain', 'contentMode=text/*&q=kayak']) {
+      const r = await call('GET', `/api/discover/agents?${q}&limit=50`, keys.paddler);
+      expect(r.status).toBe(200);
+      const found = (r.body.agents as { id: string }[]).map((a) => a.id);
+      expect(found).toEqual(expect.arrayContaining([ids.helper, ids.paddler]));
+    }
+    const sql = await hub.sql<{ contentModes: string[] }[]>`
+      select content_modes from agents where id = ${ids.helper!}`;
+    expect(sql[0]?.contentModes.sort()).toEqual(['text/*', 'text/plain']);
+  });
+});
+
 describe('vendor discovery methods (x-gopherhole/*)', () => {
   const cases: { method: string; params: Record<string, unknown>; rest: string }[] = [
     {
