@@ -234,6 +234,12 @@ describe('vendor discovery methods (x-gopherhole/*)', () => {
       rest: '/api/discover/agents?query=kayak&limit=5&verified=false',
     },
     {
+      // What the TypeScript client's discoverAgents({organization, sort: 'smart'}) sends.
+      method: 'x-gopherhole/agents.discover',
+      params: { query: 'kayak', organization: 'Acme Kayaks', owner: 'Acme Kayaks', sort: 'smart' },
+      rest: '/api/discover/agents?query=kayak&owner=Acme%20Kayaks',
+    },
+    {
       method: 'x-gopherhole/agents.discover.nearby',
       params: { lat: 45.764, lng: 4.8357, radius: 25 },
       rest: '/api/discover/agents/nearby?lat=45.764&lng=4.8357&radius=25',
