@@ -99,6 +99,7 @@ describe('gateway lifecycle and built-in routes', () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
       error: { code: 'NOT_FOUND', message: 'No route for GET /nope' },
+      message: 'No route for GET /nope',
     });
   });
 

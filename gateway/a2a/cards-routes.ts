@@ -4,6 +4,7 @@
 import { HubError } from '../../runtime/errors/index.js';
 import {
   AgentCardInput,
+  defaultCard,
   cardV03,
   cardV1,
   etagOf,
@@ -145,14 +146,7 @@ function cardInput(agent: AgentRecord): AgentCardInput {
   const parsed = AgentCardInput.safeParse(agent.card);
   const base: AgentCardInput = parsed.success
     ? parsed.data
-    : {
-        name: agent.name,
-        description: agent.description,
-        url: '',
-        version: '1.0.0',
-        capabilities: { streaming: false, pushNotifications: false },
-        skills: [],
-      };
+    : defaultCard(agent.name, agent.description);
   return {
     ...base,
     name: agent.name || base.name,

@@ -74,10 +74,12 @@ function viewOf(historyLength: number | undefined) {
   return historyLength === undefined ? {} : { historyLength };
 }
 
-/** Resolve a method name of either family to its implementation, or METHOD_NOT_FOUND. */
-export function lookupMethod(methods: ReadonlyMap<RpcMethod, HubMethod>, name: string): HubMethod {
-  const canonical = normalizeMethod(name);
-  const m = canonical === undefined ? undefined : methods.get(canonical);
+/**
+ * Resolve a method name of either family (or a vendor method's own name, decisions.md §11) to its
+ * implementation, or METHOD_NOT_FOUND.
+ */
+export function lookupMethod(methods: ReadonlyMap<string, HubMethod>, name: string): HubMethod {
+  const m = methods.get(normalizeMethod(name) ?? name);
   if (!m) throw new HubError('METHOD_NOT_FOUND', 'Method not found', { data: { method: name } });
   return m;
 }
@@ -92,12 +94,12 @@ export function invoke(m: HubMethod, params: unknown, caller: Caller): Promise<u
  * authenticating the Authorization header first.
  */
 export function httpHandlers(
-  methods: ReadonlyMap<RpcMethod, HubMethod>,
+  methods: ReadonlyMap<string, HubMethod>,
   auth: Authenticator
 ): Map<string, RpcHandler> {
   const out = new Map<string, RpcHandler>();
   const names = [
-    ...Object.values(RpcMethod),
+    ...methods.keys(),
     'message/send',
     'message/stream',
     'tasks/get',
@@ -106,8 +108,7 @@ export function httpHandlers(
     'tasks/resubscribe',
   ];
   for (const name of names) {
-    const canonical = normalizeMethod(name);
-    const m = canonical === undefined ? undefined : methods.get(canonical);
+    const m = methods.get(normalizeMethod(name) ?? name);
     if (!m) continue;
     out.set(name, async (params: unknown, ctx: RpcContext) => {
       const principal = await auth.authenticate(ctx.headers.authorization);

@@ -10,7 +10,9 @@ import {
   type Principal,
   type Queryable,
 } from '../../infra/db/index.js';
+import { z } from 'zod';
 import { HubError, InvalidParamsError, isHubError } from '../../runtime/errors/index.js';
+import { AgentCardInput, parseParams } from '../../runtime/protocol/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, parseJsonObject, type RouteRequest } from '../http/index.js';
 import type { AgentDirectory } from '../messaging/directory.js';
@@ -57,6 +59,16 @@ export const queueSettingsFields: Readonly<Record<string, SettingsField>> = Obje
   queue_ttl_seconds: (v: unknown) => ({ queueTtlSeconds: ttlSeconds(v) }),
 });
 
+const CardPatch = z.object({ card: AgentCardInput });
+
+/**
+ * `card`: the agent's card, checked as update_card checks it and stored with the defaults of a
+ * partial card filled in (decisions.md §11); errors name `card.<field>`.
+ */
+export const cardSettingsField: SettingsField = (value) => ({
+  card: parseParams(CardPatch, { card: value }).card,
+});
+
 export interface AgentSettingsRoutesDeps {
   readonly sql: Queryable;
   readonly auth: Pick<Authenticator, 'authenticate'>;
@@ -94,7 +106,8 @@ export function settingsView(agent: AgentRecord): AgentSettingsView {
 const PATTERN = '/api/agents/:agentId';
 
 export function agentSettingsRoutes(d: AgentSettingsRoutesDeps): RouteRegistrar {
-  const fields = d.fields ?? queueSettingsFields;
+  // Every agent may send its card (decisions.md §11), whatever settings the composition adds.
+  const fields = { card: cardSettingsField, ...(d.fields ?? queueSettingsFields) };
 
   /** The agent, if the caller may manage it; NOT_FOUND otherwise, exactly as for a missing one. */
   const managed = async (req: RouteRequest): Promise<AgentRecord> => {

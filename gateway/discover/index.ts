@@ -1,6 +1,14 @@
-// The discovery directory (issue 5): REST routes, their parameter parsing, the directory's fields
-// of PATCH /api/agents/:agentId, and the popularity recount.
+// The discovery directory (issue 5): REST routes and the vendor JSON-RPC methods (issue 20) over
+// the same queries, their parameter parsing, the directory's fields of PATCH /api/agents/:agentId,
+// and the popularity recount.
 export { discoverRoutes, type DiscoverRoutesDeps } from './routes.js';
+export {
+  discoverQueries,
+  type DiscoverQueries,
+  type DiscoverQueriesDeps,
+  type DiscoverAnswer,
+} from './queries.js';
+export { vendorMethods, VendorMethod, type VendorMethodHandler } from './vendor-methods.js';
 export {
   directorySettingsFields,
   geocodeTags,

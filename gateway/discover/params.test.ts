@@ -68,6 +68,18 @@ describe('parseSearch', () => {
     expect(parseSearch('q=').search.words).toEqual([]);
   });
 
+  it("reads the GopherHole clients' organization (owner) and sort=smart (the default order)", () => {
+    expect(parseSearch('organization=Acme&sort=smart').search).toMatchObject({
+      owner: 'Acme',
+      sort: 'rating',
+    });
+    expect(parseSearch('owner=Acme&organization=Acme&q=kayak&sort=smart').search).toMatchObject({
+      owner: 'Acme',
+      sort: 'relevance',
+    });
+    expect(fieldOf(() => parseSearch('owner=Acme&organization=Other'))).toBe('organization');
+  });
+
   it('refuses bad values naming the parameter', () => {
     const cases: Array<[string, string]> = [
       ['limit=0', 'limit'],

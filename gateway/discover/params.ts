@@ -75,8 +75,11 @@ const SearchQuery = z.object({
   skillTag: text(200).optional(),
   contentMode: MediaType.optional(),
   owner: text(200).optional(),
+  // The GopherHole clients' older name for owner; they send both when given it.
+  organization: text(200).optional(),
   verified: Bool.optional(),
-  sort: z.enum(['relevance', 'rating', 'popular', 'recent']).optional(),
+  // `smart` is what those clients call the default order (relevance with a query, else rating).
+  sort: z.enum(['relevance', 'rating', 'popular', 'recent', 'smart']).optional(),
   limit: whole(1, DiscoverLimits.search.maxLimit).optional(),
   offset: whole(0, DiscoverLimits.maxOffset).optional(),
   scope: z.enum(['tenant']).optional(),
@@ -143,13 +146,22 @@ export function parseSearch(raw: string): SearchRequest {
   if (q !== '' && words.length === 0) {
     throw new InvalidParamsError(p.q ? 'q' : 'query', 'must hold at least one letter or digit');
   }
+  if (p.owner !== undefined && p.organization !== undefined && p.owner !== p.organization) {
+    throw new InvalidParamsError('organization', 'is another name for owner: give one of them');
+  }
+  const owner = p.owner ?? p.organization;
   if (p.sort === 'relevance' && words.length === 0) {
     throw new InvalidParamsError('sort', 'relevance needs a text query (q)');
   }
   const tenantOnly = p.scope === 'tenant';
   const search: DirectorySearch = {
     words,
-    sort: p.sort ?? (words.length > 0 ? 'relevance' : 'rating'),
+    sort:
+      p.sort !== undefined && p.sort !== 'smart'
+        ? p.sort
+        : words.length > 0
+          ? 'relevance'
+          : 'rating',
     tenantOnly,
     // scope=tenant returns all of the tenant's agents (interface-spec "Limits").
     limit: tenantOnly ? undefined : (p.limit ?? DiscoverLimits.search.defaultLimit),
@@ -159,7 +171,7 @@ export function parseSearch(raw: string): SearchRequest {
   if (p.tag !== undefined) search.tag = p.tag;
   if (p.skillTag !== undefined) search.skillTag = p.skillTag;
   if (p.contentMode !== undefined) search.contentMode = p.contentMode;
-  if (p.owner !== undefined) search.owner = p.owner;
+  if (owner !== undefined) search.owner = owner;
   if (p.verified !== undefined) search.verified = p.verified === 'true' || p.verified === '1';
   if (p.country !== undefined) search.country = p.country;
   // free and all match every agent, so only paid (which matches none yet) is a filter.

@@ -6,38 +6,30 @@
 // node (answer-cache.ts); a request with `Cache-Control: no-cache` (or no-store) is always
 // computed afresh.
 import {
-  directoryGeneration,
   getAgentDetail,
   listAgentLocations,
-  listCategoriesAt,
-  listFeaturedAt,
-  nearbyAgentsAt,
-  QueryExpansions,
   rateAgent,
-  searchAgentsAt,
-  type AtGeneration,
   type Principal,
   type Queryable,
   type Viewer,
 } from '../../infra/db/index.js';
-import { HubError, UnauthenticatedError } from '../../runtime/errors/index.js';
+import { HubError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, type Reply, type RouteRequest } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
-import { AnswerCache, GenerationReader, type AnswerCacheOptions } from './answer-cache.js';
-import { DiscoverLimits, noParams, parseNearby, parseRate, parseSearch } from './params.js';
-import type { LiveDirectory } from './model/index.js';
-import type { UsageCounts } from './usage.js';
+import { noParams, parseNearby, parseRate, parseSearch } from './params.js';
+import {
+  discoverQueries,
+  type DiscoverAnswer,
+  type DiscoverQueries,
+  type DiscoverQueriesDeps,
+} from './queries.js';
 
-export interface DiscoverRoutesDeps {
+/** The queries to answer with (shared with the vendor methods), or what to build them from. */
+export type DiscoverRoutesDeps = {
   readonly sql: Queryable;
   readonly auth: Pick<Authenticator, 'authenticate'>;
-  readonly usage: Pick<UsageCounts, 'ensureFresh'>;
-  /** Kept answers; false reads every answer afresh. Default: DiscoverLimits.answerCacheChars. */
-  readonly cache?: AnswerCacheOptions | false;
-  /** The directory in this node's memory; searches and nearby use SQL without it. */
-  readonly live?: LiveDirectory;
-}
+} & ({ readonly queries: DiscoverQueries } | DiscoverQueriesDeps);
 
 const BASE = '/api/discover';
 
@@ -50,48 +42,7 @@ function freshRequired(req: RouteRequest): boolean {
 }
 
 export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
-  const cache =
-    d.cache === false
-      ? undefined
-      : new AnswerCache(d.cache ?? { maxChars: DiscoverLimits.answerCacheChars });
-  const live = d.live;
-  const generations =
-    live === undefined
-      ? new GenerationReader(() => directoryGeneration(d.sql))
-      : { current: () => live.currentGeneration() };
-  const expansions = new QueryExpansions(DiscoverLimits.keptQueryExpansions);
-
-  /**
-   * The kept answer for `key` if still current, else `read` afresh. Answers read with SQL are
-   * kept; answers computed from the in-memory directory are not: computing one again costs less
-   * than keeping thousands of them alive for the garbage collector (measured: the search
-   * benchmark's p99 went from 18-20 ms to 11 ms without them).
-   */
-  const answer = async <T>(
-    req: RouteRequest,
-    key: string,
-    read: () => Promise<AtGeneration<T> & { fromMemory?: boolean }>,
-    shape: (result: T) => unknown
-  ): Promise<Reply> => {
-    const fresh = cache === undefined || freshRequired(req);
-    if (!fresh && cache.has(key)) {
-      const body = cache.get(key, await generations.current());
-      if (body !== undefined) return jsonBody(body, 'hit');
-    }
-    const { result, generation, fromMemory } = await read();
-    const body = JSON.stringify(shape(result));
-    if (fromMemory !== true) cache?.set(key, BigInt(generation), body);
-    return jsonBody(body, 'miss');
-  };
-
-  /** The answer from memory when the node's directory can give it, else from SQL. */
-  const either = async <T>(
-    memory: (() => Promise<AtGeneration<T> | undefined>) | undefined,
-    sql: () => Promise<AtGeneration<T>>
-  ): Promise<AtGeneration<T> & { fromMemory?: boolean }> => {
-    const m = memory === undefined ? undefined : await memory();
-    return m === undefined ? sql() : { ...m, fromMemory: true };
-  };
+  const queries = 'queries' in d ? d.queries : discoverQueries(d);
 
   /** Anonymous without a key; a key that is present must be valid (401), never ignored. */
   const viewer = async (req: RouteRequest): Promise<Viewer> => {
@@ -106,21 +57,8 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       method: 'GET',
       pattern: `${BASE}/agents`,
       handler: async (req) => {
-        const { search, tenantOnly } = parseSearch(req.query);
-        const who = await viewer(req);
-        if (tenantOnly && who.tenantId === undefined) {
-          throw new UnauthenticatedError('scope=tenant needs an API key');
-        }
-        if (search.sort === 'popular') await d.usage.ensureFresh();
-        return answer(
-          req,
-          JSON.stringify(['search', who.tenantId ?? null, search]),
-          () =>
-            either(live && (() => live.search(who, search)), () =>
-              searchAgentsAt(d.sql, who, search, expansions)
-            ),
-          (page) => ({ agents: page.agents, count: page.count, offset: search.offset })
-        );
+        const search = parseSearch(req.query);
+        return jsonBody(await queries.search(await viewer(req), search, freshRequired(req)));
       },
     });
 
@@ -129,13 +67,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       pattern: `${BASE}/categories`,
       handler: async (req) => {
         noParams(req.query);
-        const who = await viewer(req);
-        return answer(
-          req,
-          JSON.stringify(['categories', who.tenantId ?? null]),
-          () => listCategoriesAt(d.sql, who),
-          (categories) => ({ categories })
-        );
+        return jsonBody(await queries.categories(await viewer(req), freshRequired(req)));
       },
     });
 
@@ -144,13 +76,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       pattern: `${BASE}/featured`,
       handler: async (req) => {
         noParams(req.query);
-        const who = await viewer(req);
-        return answer(
-          req,
-          JSON.stringify(['featured', who.tenantId ?? null]),
-          () => listFeaturedAt(d.sql, who),
-          (agents) => ({ agents, count: agents.length })
-        );
+        return jsonBody(await queries.featured(await viewer(req), freshRequired(req)));
       },
     });
 
@@ -160,19 +86,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
       pattern: `${BASE}/agents/nearby`,
       handler: async (req) => {
         const s = parseNearby(req.query);
-        const who = await viewer(req);
-        return answer(
-          req,
-          JSON.stringify(['nearby', who.tenantId ?? null, s]),
-          () => either(live && (() => live.nearby(who, s)), () => nearbyAgentsAt(d.sql, who, s)),
-          (found) => ({
-            agents: found.agents,
-            center: { lat: s.lat, lng: s.lng },
-            radius: s.radiusKm,
-            count: found.count,
-            offset: s.offset,
-          })
-        );
+        return jsonBody(await queries.nearby(await viewer(req), s, freshRequired(req)));
       },
     });
 
@@ -231,7 +145,7 @@ function ratingAgent(p: Principal): { agentId: string; tenantId: string } {
   return p;
 }
 
-function jsonBody(body: string, cache: 'hit' | 'miss'): Reply {
+function jsonBody({ body, cache }: DiscoverAnswer): Reply {
   return {
     status: 200,
     headers: { 'content-type': 'application/json', [CACHE_HEADER]: cache },

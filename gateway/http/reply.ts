@@ -55,7 +55,7 @@ export function textReply(
   return { status, headers: { 'content-type': contentType, ...headers }, body };
 }
 
-/** A REST error body `{"error":{code,message,details?}}` with the HubError's HTTP status. */
+/** A REST error body `{"error":{code,message,details?},"message"}` with the HubError's HTTP status. */
 export function restErrorReply(
   err: unknown,
   requestId: string,

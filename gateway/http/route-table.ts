@@ -3,7 +3,12 @@
 // metrics, and the fallbacks: 405 on a known path with another method, 404 everywhere else.
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
-import { HubError, PayloadTooLargeError } from '../../runtime/errors/index.js';
+import {
+  HubError,
+  PayloadTooLargeError,
+  restError,
+  toRestError,
+} from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import { readBody } from './body.js';
@@ -96,24 +101,17 @@ export class RouteTable {
       const allow = [...methods].join(', ');
       this.app.any(pattern, (res, req) => {
         const method = methodLabel(req.getMethod());
-        const body = {
-          error: {
-            code: 'METHOD_NOT_ALLOWED',
-            message: `${method} is not allowed on ${pattern}; use ${allow}`,
-          },
-        };
+        const body = restError(
+          'METHOD_NOT_ALLOWED',
+          `${method} is not allowed on ${pattern}; use ${allow}`
+        );
         this.answerNow(res, method, pattern, jsonReply(405, body, { allow }));
       });
     }
     this.app.any('/*', (res, req) => {
       const method = methodLabel(req.getMethod());
       const err = new HubError('NOT_FOUND', `No route for ${method} ${req.getUrl()}`);
-      this.answerNow(
-        res,
-        method,
-        UNMATCHED_ROUTE,
-        jsonReply(404, { error: { code: err.code, message: err.message } })
-      );
+      this.answerNow(res, method, UNMATCHED_ROUTE, jsonReply(404, toRestError(err)));
     });
   }
 

@@ -3,6 +3,7 @@
 // from the hub, task_response/ping/update_card/JSON-RPC frames from the agent.
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket } from 'uWebSockets.js';
+import { z } from 'zod';
 import { HubError, ensureHubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
@@ -22,7 +23,6 @@ import type { AgentDirectory } from '../messaging/directory.js';
 import type { ConnectionRegistry } from '../messaging/frames.js';
 import type { Presence } from '../messaging/presence.js';
 import type { TaskService } from '../messaging/task-service.js';
-import type { RpcMethod } from '../../runtime/protocol/index.js';
 import {
   UwsAgentConnection,
   type BackpressureLimits,
@@ -34,7 +34,7 @@ import { frameLimit } from './frame-limit.js';
 export interface WsDeps {
   auth: Authenticator;
   tasks: TaskService;
-  methods: ReadonlyMap<RpcMethod, HubMethod>;
+  methods: ReadonlyMap<string, HubMethod>;
   conns: ConnectionRegistry;
   presence: Presence;
   directory: AgentDirectory;
@@ -46,6 +46,29 @@ export interface WsDeps {
   /** Called after `welcome` (the offline queue drains from here). */
   onOnline?: (agentId: string) => void;
   authTimeoutMs?: number;
+}
+
+/** The update_card frame: errors name the card's fields as `agentCard.<field>`. */
+const UpdateCardFrame = z.object({ agentCard: AgentCardInput });
+
+/**
+ * The `id` a client put on a custom frame, echoed on the answer, so a client that waits on that id
+ * sees its error instead of waiting for ever (decisions.md §11).
+ */
+function echoId(frame: Record<string, unknown>): { id?: string | number } {
+  const id = frame.id;
+  return typeof id === 'string' || typeof id === 'number' ? { id } : {};
+}
+
+/** An `error` frame for a refused custom frame, naming the bad field when there is one. */
+function errorFrame(e: HubError): Record<string, unknown> {
+  const field = (e.data as { field?: unknown } | undefined)?.field;
+  return {
+    type: 'error',
+    error: e.code,
+    message: e.code === 'INTERNAL' ? 'Internal error' : e.message,
+    ...(typeof field === 'string' ? { field } : {}),
+  };
 }
 
 const DEFAULT_LIMITS: BackpressureLimits = { highWaterBytes: 256 * 1024, outboxFrames: 1000 };
@@ -134,7 +157,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     // What handles a frame recurses; see gateway/http/json-depth.ts.
     if (nestsDeeperThan(text)) {
       const message = tooDeepError(tooDeepPath(frame) ?? []).message;
-      send(ws, { type: 'error', error: 'INVALID_PARAMS', message });
+      send(ws, { type: 'error', error: 'INVALID_PARAMS', message, ...echoId(frame) });
       return;
     }
     const conn = data.conn;
@@ -180,23 +203,23 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
           const e = ensureHubError(err);
           if (e.code === 'INTERNAL') d.log.error({ err, taskId }, 'task_response failed');
           send(ws, {
-            type: 'error',
-            error: e.code,
-            message: e.code === 'INTERNAL' ? 'Internal error' : e.message,
+            ...errorFrame(e),
             ...(taskId ? { taskId } : {}),
+            ...echoId(frame),
           });
         }
         return;
       }
       case 'update_card': {
         try {
-          const card = parseParams(AgentCardInput, frame.agentCard);
-          await updateAgentCard(d.sql, conn.agentId, card);
+          const { agentCard } = parseParams(UpdateCardFrame, frame);
+          await updateAgentCard(d.sql, conn.agentId, agentCard);
           d.directory.announce(conn.agentId);
-          send(ws, { type: 'card_updated', agentCard: card });
+          send(ws, { type: 'card_updated', agentCard, ...echoId(frame) });
         } catch (err) {
           const e = ensureHubError(err);
-          send(ws, { type: 'error', error: e.code, message: e.message });
+          if (e.code === 'INTERNAL') d.log.error({ err }, 'update_card failed');
+          send(ws, { ...errorFrame(e), ...echoId(frame) });
         }
         return;
       }
@@ -207,6 +230,8 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
           type: 'error',
           error: 'INVALID_REQUEST',
           message: `unknown frame type ${JSON.stringify(frame.type)}`,
+          field: 'type',
+          ...echoId(frame),
         });
     }
   };

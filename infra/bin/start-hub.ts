@@ -16,7 +16,12 @@ import { createActor, fromPromise } from 'xstate';
 import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
 import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
 import { createAuthenticator } from '../../gateway/auth/index.js';
-import { hubMethods, httpHandlers, largeAgentRequests } from '../../gateway/a2a/index.js';
+import {
+  hubMethods,
+  httpHandlers,
+  largeAgentRequests,
+  type HubMethod,
+} from '../../gateway/a2a/index.js';
 import {
   AgentDirectory,
   ConnectionRegistry,
@@ -49,7 +54,9 @@ import {
 } from '../../gateway/ratelimit/index.js';
 import {
   directorySettingsFields,
+  discoverQueries,
   discoverRoutes,
+  vendorMethods,
   LiveDirectory,
   UsageCounts,
 } from '../../gateway/discover/index.js';
@@ -335,7 +342,12 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   };
 
   const lister = createTaskLister(sql);
-  const methods = hubMethods(tasks, lister);
+  // One set of directory queries (and kept answers) for the REST routes and the vendor methods.
+  const discovery = discoverQueries({ sql, usage: new UsageCounts(sql), live: liveDirectory });
+  const methods = new Map<string, HubMethod>([
+    ...hubMethods(tasks, lister),
+    ...vendorMethods(discovery),
+  ]);
   const rpc = new Map([
     ...httpHandlers(methods, auth),
     ...hubStreamHandlers({ tasks, auth, log: log.child({ component: 'sse' }) }),
@@ -400,7 +412,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
             ...directorySettingsFields(createGeocoder(config.geocoder)),
           },
         }),
-        discoverRoutes({ sql, auth, usage: new UsageCounts(sql), live: liveDirectory }),
+        discoverRoutes({ sql, auth, queries: discovery }),
         agentsAdminRoutes({ sql, auth, directory, guard: outbound }),
         creditsRoutes({ sql, auth, relay: outboxRelay }),
         webhooksRoutes({

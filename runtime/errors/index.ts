@@ -8,4 +8,4 @@ export {
   ERROR_MESSAGE_HEADER,
   type WireError,
 } from './wire.js';
-export { toRestError, type RestErrorBody } from './rest.js';
+export { restError, toRestError, type RestErrorBody } from './rest.js';

@@ -1,10 +1,13 @@
 // The agent card an agent registers (spec "Agent card"; decisions.md §1, §3): validated when an
 // HTTP agent registers or a WebSocket agent sends update_card. Standard A2A cards pass too: a v1.0
-// card names its endpoint in supportedInterfaces instead of `url`.
+// card names its endpoint in supportedInterfaces instead of `url`. Existing hub clients send cards
+// without capabilities, modes or skills: those are filled in as the default card (decisions.md §11).
 import { z } from 'zod';
 
 const SEMVER = /^\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const MediaTypes = z.array(z.string().trim().min(1));
+/** The default card's input and output modes (decisions.md §11). */
+const DEFAULT_MODES = ['text/plain'] as const;
 
 export const AgentSkillInput = z.object({
   id: z.string().min(1),
@@ -34,13 +37,16 @@ export const AgentCardInput = z
     url: z.url().optional(),
     version: z.string().regex(SEMVER, 'must be a semantic version such as 1.0.0'),
     provider: z.object({ organization: z.string().min(1), url: z.string().optional() }).optional(),
-    capabilities: z.object({
-      streaming: z.boolean().default(false),
-      pushNotifications: z.boolean().default(false),
-    }),
-    skills: z.array(AgentSkillInput),
-    defaultInputModes: MediaTypes.optional(),
-    defaultOutputModes: MediaTypes.optional(),
+    // prefault, not default: the inner defaults still apply to an absent object.
+    capabilities: z
+      .object({
+        streaming: z.boolean().default(false),
+        pushNotifications: z.boolean().default(false),
+      })
+      .prefault({}),
+    skills: z.array(AgentSkillInput).default(() => []),
+    defaultInputModes: MediaTypes.default(() => [...DEFAULT_MODES]),
+    defaultOutputModes: MediaTypes.default(() => [...DEFAULT_MODES]),
     documentationUrl: z.string().optional(),
     iconUrl: z.string().optional(),
     supportedInterfaces: z.array(AgentInterfaceInput).optional(),
@@ -82,4 +88,21 @@ export function v1Interface(card: AgentCardInput): AgentInterfaceInput | undefin
   return card.supportedInterfaces?.find(
     (i) => isJsonRpc(i) && /^1\.0(\.|$)/.test(i.protocolVersion ?? '')
   );
+}
+
+/**
+ * The card of an agent that registered none, or whose stored card no longer parses: the default
+ * card of decisions.md §11. Its `url` is empty; the cards the hub serves point at the hub anyway.
+ */
+export function defaultCard(name: string, description: string): AgentCardInput {
+  return {
+    name,
+    description,
+    url: '',
+    version: '1.0.0',
+    capabilities: { streaming: false, pushNotifications: false },
+    skills: [],
+    defaultInputModes: [...DEFAULT_MODES],
+    defaultOutputModes: [...DEFAULT_MODES],
+  };
 }

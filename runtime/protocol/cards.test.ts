@@ -55,11 +55,23 @@ describe('AgentCardInput', () => {
     expect(card.skills[1]?.examples).toEqual([]);
   });
 
+  it('fills in what a partial card omits with the default card (decisions.md §11)', () => {
+    const { capabilities: _c, defaultOutputModes: _o, skills: _s, ...partial } = registered;
+    expect(AgentCardInput.parse(partial)).toMatchObject({
+      capabilities: { streaming: false, pushNotifications: false },
+      defaultInputModes: ['text/plain'],
+      defaultOutputModes: ['text/plain'],
+      skills: [],
+    });
+    expect(AgentCardInput.parse({ ...partial, capabilities: { streaming: true } })).toMatchObject({
+      capabilities: { streaming: true, pushNotifications: false },
+    });
+  });
+
   it('names the bad field', () => {
     const { name: _n, ...noName } = registered;
     expect(field(noName)).toEqual({ field: 'name' });
     expect(field({ ...registered, version: 'one' })).toEqual({ field: 'version' });
-    expect(field({ ...registered, capabilities: undefined })).toEqual({ field: 'capabilities' });
     expect(field({ ...registered, capabilities: { streaming: 'yes' } })).toEqual({
       field: 'capabilities.streaming',
     });
@@ -179,6 +191,7 @@ describe('registeredCard', () => {
       provider: { organization: 'Acme' },
       capabilities: { streaming: false, pushNotifications: false },
       skills: cardV1(AgentCardInput.parse(registered), target).skills,
+      defaultInputModes: ['text/plain'],
       defaultOutputModes: ['image/png'],
     });
   });

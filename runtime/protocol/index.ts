@@ -53,6 +53,7 @@ export { negotiateVersion, A2A_VERSION_HEADER, SUPPORTED_VERSIONS } from './vers
 export {
   AgentCardInput,
   AgentSkillInput,
+  defaultCard,
   v1Interface,
   type AgentInterfaceInput,
 } from './card-input.js';

@@ -104,6 +104,8 @@ export interface AgentSettingsPatch {
   /** An http(s) URL; null clears it (the directory then shows the card's). */
   websiteUrl?: string | null;
   docsUrl?: string | null;
+  /** The agent card, already checked by the caller (a JSON object). */
+  card?: object;
 }
 
 /** Row as selected: the card travels as text (see AGENT_COLUMNS). */
@@ -284,6 +286,9 @@ export async function updateAgentSettings(
   if (patch.websiteUrl !== undefined)
     set('website_url', validateLink('websiteUrl', patch.websiteUrl));
   if (patch.docsUrl !== undefined) set('docs_url', validateLink('docsUrl', patch.docsUrl));
+  if (patch.card !== undefined) {
+    set('card', jsonText(validateCard(patch.card)), '::text::jsonb');
+  }
 
   if (patch.locations !== undefined && patch.tags === undefined) {
     throw new InvalidParamsError('tags', 'locations are set together with the tags');
