@@ -20,7 +20,7 @@ export function parseJsonObject(
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid();
   // Before the NUL check, which recurses.
-  if (nestsDeeperThan(text)) throw tooDeepError(tooDeepPath(value) ?? []);
+  if (nestsDeeperThan(value)) throw tooDeepError(tooDeepPath(value) ?? []);
   rejectNul(value, '');
   return value as Record<string, unknown>;
 }

@@ -8,10 +8,12 @@ const nested = (n: number, inner = '1') => '{"a":'.repeat(n) + inner + '}'.repea
 
 describe('JSON nesting depth', () => {
   it('counts arrays and objects, not brackets inside strings', () => {
-    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH))).toBe(false);
-    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1))).toBe(true);
-    expect(nestsDeeperThan('['.repeat(100_000) + ']'.repeat(100_000))).toBe(true);
-    expect(nestsDeeperThan(JSON.stringify({ s: '['.repeat(500) + '\\"{{{' }))).toBe(false);
+    const depth = (text: string) => nestsDeeperThan(JSON.parse(text) as unknown);
+    expect(depth(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(depth(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(depth('['.repeat(100_000) + ']'.repeat(100_000))).toBe(true);
+    expect(depth(JSON.stringify({ s: '['.repeat(500) + '\\"{{{' }))).toBe(false);
+    expect(depth(`[1,{"a":[2,${nested(MAX_JSON_DEPTH - 2)}]}]`)).toBe(true);
   });
 
   it('finds the path to the deep place', () => {

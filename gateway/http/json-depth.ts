@@ -6,31 +6,24 @@ import { InvalidParamsError } from '../../runtime/errors/index.js';
 
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
+/**
+ * Whether a parsed JSON value nests arrays and objects deeper than `max`. It walks the value, not
+ * the text: the cost follows the number of containers, so a 10 MB string costs nothing (a scan of
+ * the text took 29 ms for a 10 MB pixel request), and it never recurses past `max`.
+ */
+export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  return deeper(value, 0, max);
+}
 
-/** Whether valid JSON `text` nests arrays and objects deeper than `max` (strings skipped). */
-export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      // Skip the string: only an unescaped quote ends it.
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i++;
-        else if (s === QUOTE) break;
-      }
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      depth--;
-    }
+function deeper(v: unknown, depth: number, max: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (depth >= max) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (deeper(v[i], depth + 1, max)) return true;
+    return false;
   }
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (deeper(o[k], depth + 1, max)) return true;
   return false;
 }
 

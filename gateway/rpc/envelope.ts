@@ -40,7 +40,7 @@ export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
   } catch {
     return { ok: false, id: null, error: new ParseError('Parse error') };
   }
-  if (nestsDeeperThan(text)) return tooDeep(value);
+  if (nestsDeeperThan(value)) return tooDeep(value);
   return validateEnvelope(value);
 }
 

@@ -155,7 +155,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       return;
     }
     // What handles a frame recurses; see gateway/http/json-depth.ts.
-    if (nestsDeeperThan(text)) {
+    if (nestsDeeperThan(frame)) {
       const message = tooDeepError(tooDeepPath(frame) ?? []).message;
       send(ws, { type: 'error', error: 'INVALID_PARAMS', message, ...echoId(frame) });
       return;
