@@ -64,7 +64,7 @@ const agentRules = [
 ];
 
 export default defineConfig([
-  globalIgnores(['dist/', 'node_modules/', 'machines/', 'coverage/']),
+  globalIgnores(['dist/', 'sdk/dist/', 'node_modules/', 'machines/', 'coverage/']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
@@ -103,14 +103,40 @@ export default defineConfig([
     rules: { 'no-restricted-properties': 'off' },
   },
 
-  // B1: runtime ← actors ← agents; runtime ← infra ← {gateway, agents}; bin → all.
+  // B1: runtime ← infra/db ← actors ← {gateway, agents}; bin → all.
   ...folderRule('runtime', [
     into('actors|gateway|agents|infra', 'runtime imports npm packages only, no other folder.'),
+    {
+      regex: '^(\\.\\./)+sdk/(?!contract/index\\.js$)',
+      message: 'Of the SDK, the hub shares only its protocol contract (sdk/contract/index.js).',
+    },
   ]),
+  // The domain: machines and the services that run them. Never the edge (gateway) or the agents.
   ...folderRule('actors', [
-    into('gateway|agents|infra', 'actors import only runtime.'),
+    into('gateway|agents', 'actors (the domain) never import the gateway or the agents.'),
+    into('infra/(?!db/)[^/]+', 'Of infra, actors import only infra/db.'),
+    bin,
     deepRuntime,
+    deepDb,
   ]),
+  {
+    // The machines stay pure: no I/O, so they can be stepped, printed and tested anywhere.
+    files: ['actors/**/*.machine.ts', 'actors/**/*.events.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            into('infra|gateway|agents', 'A machine is pure: runtime types and xstate only.'),
+            {
+              regex: '^(\\.\\./)+runtime/(?!protocol/|errors/)',
+              message: 'A machine is pure: runtime/protocol and runtime/errors only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...folderRule('gateway', [
     into('agents', 'The gateway never imports agents; it reaches them over the bus.'),
     into('infra/(?!db/)[^/]+', 'Of infra, the gateway imports only infra/db.'),
@@ -134,8 +160,28 @@ export default defineConfig([
     rules: { 'no-restricted-properties': 'off', 'no-console': 'off' },
   },
   ...folderRule('examples', [
-    into('runtime|actors|gateway|agents|infra|sdk', 'Examples import the SDK as burrow/sdk.'),
+    into(
+      'runtime|actors|gateway|agents|infra|sdk',
+      'Examples import the SDK by its package name, @burrow/sdk.'
+    ),
   ]),
+  // The dashboard is a browser app: it reaches the hub only through the public HTTP API.
+  {
+    files: ['dashboard/**/*.ts', 'dashboard/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            into(
+              'runtime|actors|gateway|agents|infra|sdk|test',
+              'The dashboard talks to the hub over HTTP only.'
+            ),
+          ],
+        },
+      ],
+    },
+  },
   // Composition roots may import anything.
   { files: ['infra/bin/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
   ...agentRules,

@@ -19,6 +19,13 @@ export default defineConfig({
           environment: 'node',
           include: ['{runtime,actors,gateway,agents,infra,sdk}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
+          // Modules are imported once per worker, not once per file: importing (zod schemas, the
+          // protocol codecs, XState) was most of the tier's CPU time (user 70 s isolated, 15 s not).
+          // Unit tests hold no global state between files; one that needs a fresh module graph
+          // belongs in the integration tier.
+          isolate: false,
+          // CPU-bound property tests on a shared 2-core machine; the default 5 s timed one out.
+          testTimeout: 15_000,
           // Tiers run one after another, so server tests never compete with unit tests for CPU.
           sequence: { groupOrder: 0 },
         },

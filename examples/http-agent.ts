@@ -2,7 +2,7 @@
 //   PORT=9090 HUB_URL=http://127.0.0.1:8080 WEBHOOK_SECRET=<secret from registration> \
 //     npx tsx examples/http-agent.ts
 import { createServer } from 'node:http';
-import { httpAgentHandler } from 'burrow/sdk';
+import { httpAgentHandler } from '@burrow/sdk';
 
 const port = Number(process.env.PORT ?? 9090);
 const handler = httpAgentHandler({

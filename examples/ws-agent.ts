@@ -1,6 +1,6 @@
 // A WebSocket agent: echoes what it is told, streams "count", asks back when the message is empty.
 //   HUB_URL=http://127.0.0.1:8080 AGENT_KEY=<the agent's API key> npx tsx examples/ws-agent.ts
-import { WsAgent } from 'burrow/sdk';
+import { WsAgent } from '@burrow/sdk';
 
 const agent = new WsAgent({
   url: process.env.HUB_URL ?? 'http://127.0.0.1:8080',

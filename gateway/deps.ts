@@ -3,25 +3,46 @@
 import type { Config } from '../runtime/config/index.js';
 import type { Logger } from '../runtime/log/index.js';
 import type { HubMetrics } from '../runtime/metrics/index.js';
+import type { RequestScope } from './http/index.js';
 
 export type CheckStatus = 'ok' | 'down';
 
-/** One entry per dependency; any 'down' makes /health answer 503 "degraded". */
+/**
+ * One entry per dependency; a required one 'down' makes /health answer 503 "degraded". The
+ * optional parts (an official agent's own listener, an upstream) are named by what they serve,
+ * e.g. `smtpInbound`: one 'down' answers 200 "degraded", since the node still does its main work
+ * and a load balancer must not take it out of rotation for that.
+ */
 export interface HealthReport {
   nats: CheckStatus;
   postgres: CheckStatus;
+  optional?: Readonly<Record<string, CheckStatus>>;
 }
 
 export interface DebugSource {
   machineIds(): string[];
   /** machine.toJSON() of a registered machine, or undefined. */
   machineDefinition(id: string): unknown;
+  /** A registered machine's states and transitions as Mermaid or DOT text, or undefined. */
+  machineGraph?(id: string, format: 'mermaid' | 'dot'): string | undefined;
   /** The persisted snapshot of a live actor anywhere in the cluster (systemId `<kind>:<id>`). */
   actorSnapshot(systemId: string): Promise<unknown>;
   /** A recipient's offline queue (counts, oldest age, draining or idle), or undefined. */
   queue?(agentId: string): Promise<unknown>;
   /** This node's view of the cluster: members and partition owners. */
   cluster(): Promise<unknown>;
+  /** Live inspection of this node's hosted actors (GET /debug/inspect, a WebSocket). */
+  inspect?: DebugInspect;
+}
+
+export interface DebugInspect {
+  /** The actor kinds that can be watched. */
+  kinds(): string[];
+  /**
+   * Sends each inspection event (Stately inspector format) for the actors `filter` names, starting
+   * with one `@xstate.actor` per matching live actor; the returned function ends the watch.
+   */
+  watch(filter: { kind?: string; id?: string }, send: (event: unknown) => void): () => void;
 }
 
 export interface RpcContext {
@@ -31,6 +52,8 @@ export interface RpcContext {
   readonly headers: Readonly<Record<string, string>>;
   /** The HTTP path the call arrived on (e.g. /a2a). */
   readonly path: string;
+  /** The HTTP request's scope (reply headers, client address), for the authenticator. */
+  readonly scope: RequestScope;
 }
 
 /** A JSON-RPC method implementation: returns the `result`, or throws a HubError. */
@@ -70,4 +93,6 @@ export interface Gateway {
   drain(timeoutMs: number): Promise<void>;
   /** Close every socket. */
   close(): void;
+  /** "METHOD pattern" of every mounted route (each is in GET /openapi.json). */
+  routes(): string[];
 }

@@ -54,7 +54,7 @@ export function createGateway(deps: GatewayDeps, opts: GatewayOptions = {}): Gat
           }
           listenSocket = socket;
           boundPort = uWS.us_socket_local_port(socket);
-          log.info({ host, port: boundPort, routes: table.routes() }, 'gateway listening');
+          log.debug({ host, port: boundPort, routes: table.routes() }, 'gateway listening');
           resolve(boundPort);
         });
       });
@@ -66,6 +66,8 @@ export function createGateway(deps: GatewayDeps, opts: GatewayOptions = {}): Gat
       const idle = await inFlight.idle(timeoutMs);
       if (!idle) log.warn({ inFlight: inFlight.size, timeoutMs }, 'drain timed out');
     },
+
+    routes: () => table.routes(),
 
     close() {
       stopAccepting();

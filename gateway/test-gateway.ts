@@ -63,6 +63,7 @@ export async function startTestGateway(opts: TestGatewayOptions = {}): Promise<T
   const debug: DebugSource = {
     machineIds: () => registry.ids(),
     machineDefinition: (id) => registry.definition(id),
+    machineGraph: (id, format) => registry.graph(id, format),
     actorSnapshot: (systemId) => Promise.resolve(actors.get(systemId)?.getPersistedSnapshot()),
     cluster: () =>
       Promise.resolve({

@@ -1,21 +1,11 @@
 // The hub's public protocol, as the SDK sees it (interface-spec "Resources", decisions.md §1–§4):
-// plain types for what crosses the wire. The SDK never imports the hub's internals.
+// plain types for what crosses the wire. The SDK never imports the hub's internals; task states,
+// parts and the envelope are the contract the hub itself is built on (./contract).
 
-export type TaskState =
-  'submitted' | 'working' | 'input-required' | 'completed' | 'failed' | 'canceled' | 'rejected';
+import type { Part, TaskState } from './contract/index.js';
 
-export type Part =
-  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
-  | {
-      kind: 'file';
-      mimeType: string;
-      name?: string;
-      /** base64 */
-      data?: string;
-      uri?: string;
-      metadata?: Record<string, unknown>;
-    }
-  | { kind: 'data'; mimeType: string; data: string; metadata?: Record<string, unknown> };
+export { TaskStates, TerminalStates, type TaskState, type Part } from './contract/index.js';
+export type { HubEnvelope } from './contract/index.js';
 
 export interface Message {
   role?: 'user' | 'agent';
@@ -49,20 +39,6 @@ export interface Task {
   history?: Message[];
   artifacts?: Artifact[];
   metadata?: Record<string, unknown>;
-}
-
-/** The hub-signed `x-hub` envelope every delivery carries (decisions.md §4). */
-export interface HubEnvelope {
-  v: 1;
-  sender: { agentId: string; tenantId: string };
-  recipient: { agentId: string; tenantId: string };
-  taskId: string;
-  contextId: string;
-  messageId: string;
-  iat: number;
-  exp: number;
-  kid: string;
-  sig: string;
 }
 
 export interface AgentSkill {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { HubError } from '../../runtime/errors/index.js';
-import { QueueIndex, isExpired, type AdmitRequest, type QueueEntry } from './queue-index.js';
+import {
+  QueueIndex,
+  isExpired,
+  type AdmitRequest,
+  type QueueEntry,
+  type QueueRecord,
+} from './queue-index.js';
 
 const T = 'tenant-1';
 const DAY = 86_400_000;
@@ -20,6 +26,13 @@ function entry(over: Partial<QueueEntry> = {}): QueueEntry {
     ...over,
   };
 }
+
+/** An entry as the replay reads its first stored copy. */
+const rec = (entry: QueueEntry, stored = entry.seq): QueueRecord => ({
+  kind: 'entry',
+  entry,
+  stored,
+});
 
 function req(e: QueueEntry, now = e.enqueuedAt): AdmitRequest {
   return {
@@ -200,7 +213,8 @@ describe('QueueIndex FIFO, purge, expiry', () => {
     }
     for (const seq of [5, 17, 33]) live.remove(seq);
     const rebuilt = new QueueIndex();
-    rebuilt.rebuild(all.filter((e) => ![5, 17, 33].includes(e.seq)).reverse());
+    // Copies in any order; the done record after them, as in the log.
+    rebuilt.rebuild([...all.map(rec).reverse(), { kind: 'done', positions: [5, 17, 33] }]);
     expect(snapshot(rebuilt)).toEqual(snapshot(live));
   });
 });
@@ -304,7 +318,73 @@ describe('QueueIndex against a naive model (seeded random operations)', () => {
     // A rebuild from the surviving entries gives the same queues (in-flight slots aside).
     for (const e of inflight) ix.release(e.key);
     const rebuilt = new QueueIndex();
-    rebuilt.rebuild(model);
+    rebuilt.rebuild(model.map(rec));
     expect(snapshot(rebuilt)).toEqual(snapshot(ix));
+  });
+});
+
+describe('QueueIndex: done records and relocated copies', () => {
+  const mk = (seq: number, over: Partial<QueueEntry> = {}) =>
+    entry({ seq, key: `agent-s:d${seq}`, taskId: `task-d${seq}`, ...over });
+
+  it('a position listed in a done record is not pending after a rebuild', () => {
+    const ix = new QueueIndex();
+    ix.rebuild([
+      rec(mk(1)),
+      rec(mk(2)),
+      rec(mk(3)),
+      { kind: 'done', positions: [1, 3] },
+      rec(mk(4)),
+    ]);
+    expect(ix.entriesOf('agent-r').map((e) => e.seq)).toEqual([2, 4]);
+    expect(ix.pendingFor('agent-r')).toBe(2);
+    expect(ix.pendingFromSender('agent-s', 'agent-r')).toBe(2);
+    expect(ix.pendingForTenant(T)).toBe(2);
+    // Its key is gone with it: a done message does not answer as a duplicate after a takeover.
+    expect(ix.admit(req(mk(1)), { recipientMaxPending: 10 }).kind).toBe('admitted');
+  });
+
+  it('orders by position, not by where a copy is stored', () => {
+    const ix = new QueueIndex();
+    // 1 and 2 were relocated past 3 and 4 (stored at 10 and 11, Hub-Pos 1 and 2).
+    ix.rebuild([rec(mk(3)), rec(mk(4)), rec(mk(1), 10), rec(mk(2), 11)]);
+    expect(ix.entriesOf('agent-r').map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(ix.head('agent-r')?.seq).toBe(1);
+    expect(ix.storedAt(1)).toBe(10);
+    expect(ix.storedAt(3)).toBe(3);
+  });
+
+  it('dedupes copies of one position, keeping the highest stored sequence', () => {
+    const ix = new QueueIndex();
+    // A compaction relocated 1 and 2 and then failed before its purge: both copies remain.
+    ix.rebuild([rec(mk(1)), rec(mk(2)), rec(mk(1), 7), rec(mk(2), 8), rec(mk(2), 9)]);
+    expect(ix.size).toBe(2);
+    expect(ix.pendingFor('agent-r')).toBe(2);
+    expect(ix.storedAt(1)).toBe(7);
+    expect(ix.storedAt(2)).toBe(9);
+    // A done record removes every copy of a position.
+    ix.rebuild([rec(mk(1)), rec(mk(1), 7), { kind: 'done', positions: [1] }]);
+    expect(ix.size).toBe(0);
+  });
+
+  it('storedBelow lists what a compaction must relocate, in position order', () => {
+    const ix = new QueueIndex();
+    for (const s of [2, 5, 9]) ix.add(mk(s, { recipientId: s === 5 ? 'agent-x' : 'agent-r' }));
+    expect(ix.storedBelow(6).map((e) => e.seq)).toEqual([2, 5]);
+    ix.relocated(2, 20);
+    ix.relocated(2, 15); // an older copy never wins
+    expect(ix.storedAt(2)).toBe(20);
+    expect(ix.storedBelow(6).map((e) => e.seq)).toEqual([5]);
+    // The FIFO is unchanged by the relocation.
+    expect(ix.entriesOf('agent-r').map((e) => e.seq)).toEqual([2, 9]);
+  });
+
+  it('a new message after relocated ones queues behind them (its position is its own sequence)', () => {
+    const ix = new QueueIndex();
+    ix.rebuild([rec(mk(1), 50), rec(mk(2), 51)]);
+    const e = mk(52);
+    expect(ix.admit(req(e), { recipientMaxPending: 10 }).kind).toBe('admitted');
+    ix.add(e);
+    expect(ix.entriesOf('agent-r').map((x) => x.seq)).toEqual([1, 2, 52]);
   });
 });

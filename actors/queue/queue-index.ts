@@ -3,9 +3,12 @@
 // -32012..-32014) are exact checks here. Pure: no I/O, no clock; the caller passes `now`.
 import { HubError } from '../../runtime/errors/index.js';
 
-/** One queued message, as the partition log holds it (its stream sequence is the identity). */
+/** One queued message, as the partition log holds it. */
 export interface QueueEntry {
-  /** Stream sequence of the stored message: FIFO order and the handle to delete it. */
+  /**
+   * Its FIFO position and identity: the stream sequence it was first stored at. A compaction may
+   * store it again further on (QueueIndex.storedAt); the position stays.
+   */
   readonly seq: number;
   /** The recipient's tenant (the one whose 10,000 limit applies). */
   readonly tenantId: string;
@@ -19,6 +22,11 @@ export interface QueueEntry {
   /** Epoch ms; the entry is expired from this instant on and must never be delivered. */
   readonly expiresAt: number;
 }
+
+/** What a replay reads from the log, in stream order (see queue-records.ts). */
+export type QueueRecord =
+  | { readonly kind: 'entry'; readonly entry: QueueEntry; readonly stored: number }
+  | { readonly kind: 'done'; readonly positions: readonly number[] };
 
 export interface AdmitRequest {
   readonly tenantId: string;
@@ -58,6 +66,8 @@ export type Admission =
 
 interface Node {
   readonly entry: QueueEntry;
+  /** The stream sequence of its newest stored copy (where its body is read from). */
+  stored: number;
   prev: Node | undefined;
   next: Node | undefined;
 }
@@ -172,9 +182,9 @@ export class QueueIndex {
 
   /**
    * Adds an entry whose durable write succeeded, taking over its reservation if admit() made one
-   * (otherwise, e.g. replaying the log, it is counted here). A known seq is ignored.
+   * (otherwise, e.g. replaying the log, it is counted here). A known position is ignored.
    */
-  add(entry: QueueEntry): void {
+  add(entry: QueueEntry, stored: number = entry.seq): void {
     if (this.bySeq.has(entry.seq)) return;
     const r = this.reservations.get(entry.key);
     if (r !== undefined) {
@@ -183,7 +193,7 @@ export class QueueIndex {
       this.count(r, -1);
     }
     this.count(entry, 1);
-    const node: Node = { entry, prev: undefined, next: undefined };
+    const node: Node = { entry, stored, prev: undefined, next: undefined };
     this.bySeq.set(entry.seq, node);
     this.link(this.fifoOf(entry.recipientId), node);
     const seqs = this.byTask.get(entry.taskId);
@@ -199,6 +209,24 @@ export class QueueIndex {
 
   get(seq: number): QueueEntry | undefined {
     return this.bySeq.get(seq)?.entry;
+  }
+
+  /** Where a queued entry's newest copy is stored; undefined when it is not queued. */
+  storedAt(seq: number): number | undefined {
+    return this.bySeq.get(seq)?.stored;
+  }
+
+  /** A queued entry was stored again at `stored` (a compaction relocated it). */
+  relocated(seq: number, stored: number): void {
+    const node = this.bySeq.get(seq);
+    if (node !== undefined && stored > node.stored) node.stored = stored;
+  }
+
+  /** Queued entries whose newest copy is stored below `cut`, in position order (O(n)). */
+  storedBelow(cut: number): QueueEntry[] {
+    const out: QueueEntry[] = [];
+    for (const node of this.bySeq.values()) if (node.stored < cut) out.push(node.entry);
+    return out.sort((a, b) => a.seq - b.seq);
   }
 
   /** Removes one entry (delivered, expired or purged); undefined when unknown. */
@@ -223,6 +251,11 @@ export class QueueIndex {
   }
 
   /** Removes every queued entry of a task (CancelTask), oldest first. */
+  /** Does the queue hold a message of this task? */
+  holdsTask(taskId: string): boolean {
+    return this.byTask.has(taskId);
+  }
+
   purgeTask(taskId: string): QueueEntry[] {
     const seqs = this.byTask.get(taskId);
     if (seqs === undefined) return [];
@@ -285,8 +318,21 @@ export class QueueIndex {
     return out;
   }
 
-  /** Replaces the whole index with the entries of a log replay (any order; sorted by seq). */
-  rebuild(entries: Iterable<QueueEntry>): void {
+  /**
+   * Replaces the whole index with the records of a log replay, in stream order. Copies of one
+   * position are one entry, stored at the highest sequence. A done record removes the positions it
+   * lists: every copy of a position is written before the done record that lists it (an entry
+   * leaves the index before its position is recorded, and only queued entries are relocated), so
+   * a position once done never comes back and needs no memory here.
+   */
+  rebuild(records: Iterable<QueueRecord>): void {
+    const replay = new QueueReplay();
+    for (const r of records) replay.apply(r);
+    replay.into(this);
+  }
+
+  /** Empties the index (rebuild's first step). */
+  clear(): void {
     this.bySeq.clear();
     this.fifos.clear();
     this.byTask.clear();
@@ -297,7 +343,6 @@ export class QueueIndex {
     this.keys.clear();
     this.keyOrder = [];
     this.keyHead = 0;
-    for (const e of [...entries].sort((a, b) => a.seq - b.seq)) this.add(e);
   }
 
   private count(who: Reservation, by: 1 | -1): void {
@@ -356,6 +401,36 @@ export class QueueIndex {
       this.keyOrder = this.keyOrder.slice(this.keyHead);
       this.keyHead = 0;
     }
+  }
+}
+
+/**
+ * A log replay applied record by record, in stream order (QueueIndex.rebuild), so done records
+ * need not be held: what stays in memory is only the messages still queued at that point.
+ */
+export class QueueReplay {
+  private readonly live = new Map<number, { entry: QueueEntry; stored: number }>();
+  /** Done records met (the compactor counts the latest one as live). */
+  doneRecords = 0;
+
+  apply(r: QueueRecord): void {
+    if (r.kind === 'done') {
+      this.doneRecords++;
+      for (const p of r.positions) this.live.delete(p);
+      return;
+    }
+    const known = this.live.get(r.entry.seq);
+    if (known === undefined || r.stored > known.stored) {
+      this.live.set(r.entry.seq, { entry: r.entry, stored: r.stored });
+    }
+  }
+
+  /** Replaces the index's content with the queued entries, in position order. */
+  into(index: QueueIndex): void {
+    index.clear();
+    const sorted = [...this.live.values()].sort((a, b) => a.entry.seq - b.entry.seq);
+    this.live.clear();
+    for (const { entry, stored } of sorted) index.add(entry, stored);
   }
 }
 

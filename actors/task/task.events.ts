@@ -11,6 +11,8 @@ export type TaskEvent =
   | { type: 'task.queued'; at: number }
   /** The socket a message was pushed to died with its node before the answer: deliver again. */
   | { type: 'task.redeliver'; at: number }
+  /** The recipient acknowledged the pushed message (WebSocket `received` frame). */
+  | { type: 'task.received'; at: number; by: string }
   | {
       type: 'task.respond';
       at: number;

@@ -224,6 +224,29 @@ describe('task machine', () => {
       expect(a.getSnapshot().context.delivery).toBeUndefined();
     });
 
+    it('task.received from the recipient marks the push acknowledged, once; a redelivery clears it', () => {
+      const a = start();
+      // The acknowledgement may overtake the owner's own task.start.
+      a.send({ type: 'task.received', at: 2, by: B });
+      expect(a.getSnapshot().context).toMatchObject({ received: true, rev: 1 });
+      a.send({ type: 'task.start', at: 3, node: 'n1' });
+      expect(a.getSnapshot().context).toMatchObject({ received: true, deliveredVia: 'n1' });
+      const before = a.getSnapshot();
+      a.send({ type: 'task.received', at: 4, by: B });
+      a.send({ type: 'task.received', at: 4, by: A });
+      expect(a.getSnapshot()).toBe(before);
+      a.send({ type: 'task.redeliver', at: 5 });
+      expect(a.getSnapshot().context.received).toBeUndefined();
+    });
+
+    it('task.received from anyone but the recipient changes nothing', () => {
+      const a = start();
+      a.send({ type: 'task.start', at: 2, node: 'n1' });
+      const before = a.getSnapshot();
+      a.send({ type: 'task.received', at: 3, by: A });
+      expect(a.getSnapshot()).toBe(before);
+    });
+
     it("a continuation's input is pending until delivered", () => {
       const a = start();
       a.send({ type: 'task.start', at: 2 });

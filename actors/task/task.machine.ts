@@ -20,6 +20,7 @@ const statusText = (e: TaskEvent): string | undefined => {
     case 'task.input':
     case 'task.queued':
     case 'task.redeliver':
+    case 'task.received':
       return undefined;
     default: {
       const never: never = e;
@@ -67,7 +68,12 @@ export const taskMachine = setup({
       deliveredVia: event.type === 'task.start' ? event.node : undefined,
     })),
     markQueued: assign({ delivery: 'queued' as const }),
-    markPending: assign({ delivery: 'pending' as const, deliveredVia: undefined }),
+    markPending: assign({
+      delivery: 'pending' as const,
+      deliveredVia: undefined,
+      received: undefined,
+    }),
+    markReceived: assign({ received: true as const }),
     appendMessage: assign(({ context, event }) => {
       if ((event.type !== 'task.respond' && event.type !== 'task.input') || !event.message)
         return {};
@@ -107,6 +113,9 @@ export const taskMachine = setup({
       event.state === params.state,
     fromRecipient: ({ context, event }) =>
       event.type === 'task.respond' && event.by === context.recipientId,
+    // Only the first acknowledgement of a delivery changes (and writes) anything.
+    acknowledges: ({ context, event }) =>
+      event.type === 'task.received' && event.by === context.recipientId && !context.received,
     fromSender: ({ context, event }) =>
       (event.type === 'task.input' || event.type === 'task.cancel') &&
       event.by === context.senderId,
@@ -140,6 +149,8 @@ export const taskMachine = setup({
           actions: [{ type: 'setStatus', params: { state: 'working' } }, 'markDelivered'],
         },
         'task.queued': { guard: 'undelivered', actions: 'markQueued' },
+        // The push's acknowledgement can overtake the owner's own task.start.
+        'task.received': { guard: 'acknowledges', actions: 'markReceived' },
         'task.respond': [
           ...finishing(),
           {
@@ -175,6 +186,7 @@ export const taskMachine = setup({
         'task.start': { guard: 'undelivered', actions: 'markDelivered' },
         'task.queued': { guard: 'undelivered', actions: 'markQueued' },
         'task.redeliver': { guard: 'pushedViaNode', actions: 'markPending' },
+        'task.received': { guard: 'acknowledges', actions: 'markReceived' },
         'task.respond': [
           ...finishing(),
           {

@@ -1,6 +1,7 @@
 // The three things the concierge does, on the hub's directory and forwarding (kit services):
 // route to the best agent, research with several, find without calling anyone. Every call goes
 // out on behalf of the verified sender, so the agents called see the caller, not the concierge.
+import { OFFICIAL_ALIASES } from '../../infra/db/index.js';
 import { ensureHubError } from '../../runtime/errors/index.js';
 import { fail, type AgentContext, type AgentRequest, type VisibleAgent } from '../kit/index.js';
 import { above, rank, MIN_SCORE, type Match } from './rank.js';
@@ -9,6 +10,17 @@ import { fanOut, round, seconds, synthesize, type Settled } from './research.js'
 import { createVectorCache } from './vectors.js';
 
 export const CONCIERGE_ID = 'agent-concierge-official';
+/** The research agent (agent-research): cross-dataset research over the entity graph. */
+export const RESEARCH_AGENT_ID = OFFICIAL_ALIASES.research;
+
+/**
+ * The agents a `research:` question goes to. The research agent asks the public-data agents
+ * itself and names every dataset it used: when it is the best match, its one answer is the
+ * research, not one voice among several.
+ */
+export function whomToAsk(matched: readonly Match[]): Match[] {
+  return matched[0]?.agent.id === RESEARCH_AGENT_ID ? matched.slice(0, 1) : [...matched];
+}
 /** Below the 60 s a blocking caller waits, so the caller hears why rather than a bare timeout. */
 export const ROUTE_TIMEOUT_MS = 45_000;
 export const FIND_LIMIT = 5;
@@ -70,8 +82,9 @@ export async function research(
 ) {
   const minScore = o.minScore ?? MIN_SCORE;
   const ranked = await candidates(query, req, ctx);
-  const chosen = above(ranked, minScore, o.maxAgents);
-  if (chosen.length === 0) fail(noMatch(query, ranked[0], minScore));
+  const matched = above(ranked, minScore, o.maxAgents);
+  if (matched.length === 0) fail(noMatch(query, ranked[0], minScore));
+  const chosen = whomToAsk(matched);
   const outcomes = await fanOut(
     chosen,
     async (m, signal): Promise<Settled> => {

@@ -10,6 +10,7 @@ import {
 import { renderResearch } from './render.js';
 import type { Match } from './rank.js';
 import { agent } from './test-fakes.js';
+import { RESEARCH_AGENT_ID, whomToAsk } from './concierge.js';
 
 function match(id: string, name: string, alias: string | null, score: number): Match {
   return {
@@ -149,5 +150,14 @@ describe('excerpt and leadSentence', () => {
     expect(leadSentence('Sunny, 21 °C. Wind 10 km/h.')).toBe('Sunny, 21 °C.');
     expect(leadSentence('no period here\nsecond line')).toBe('no period here');
     expect(leadSentence('3.5 percent is the rate! Really.')).toBe('3.5 percent is the rate!');
+  });
+});
+
+describe('whomToAsk', () => {
+  it('gives the question to the research agent alone when it is the best match', () => {
+    const research = match(RESEARCH_AGENT_ID, 'Research', 'research', 0.8);
+    expect(whomToAsk([research, fast, slow])).toEqual([research]);
+    expect(whomToAsk([fast, research, slow])).toEqual([fast, research, slow]);
+    expect(whomToAsk([])).toEqual([]);
   });
 });

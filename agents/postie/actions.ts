@@ -103,7 +103,7 @@ function ownerOf(req: AgentRequest): Owner {
 /** The calling agent's address, or null when it has no alias. */
 async function ownAddress(req: AgentRequest, ctx: AgentContext): Promise<string | null> {
   const me = await senderIdentity(ctx.sql, ownerOf(req));
-  if (!me) return null;
+  if (!me || !me.emailEnabled) return null;
   const local = localPartFor({
     alias: me.alias,
     tenantId: req.tenantId,
@@ -125,6 +125,12 @@ export const actions: Actions = {
       const owner = ownerOf(req);
       const me = await senderIdentity(ctx.sql, owner);
       if (!me) fail('your agent is not registered on this hub any more, so it cannot send mail');
+      if (!me.emailEnabled) {
+        fail(
+          'email is disabled for your agent: enable it (PATCH /api/agents/<id> ' +
+            '{"emailEnabled": true}, or burrow agents email <id> on) and send again'
+        );
+      }
       const local = localPartFor({
         alias: me.alias,
         tenantId: owner.tenantId,

@@ -59,8 +59,8 @@ export interface InboundDeps {
 }
 
 export interface InboundMail {
-  /** The port the listener is bound to. */
-  readonly port: number;
+  /** The port the listener is bound to; undefined when it could not bind (inbound mail is off). */
+  readonly port: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -275,13 +275,26 @@ export async function startInboundMail(d: InboundDeps): Promise<InboundMail> {
   };
 
   server.on('error', (err) => log.warn({ err }, 'SMTP listener error'));
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(d.mail.listenPort, d.mail.listenHost, () => {
-      server.server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(d.mail.listenPort, d.mail.listenHost, () => {
+        server.server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // An optional part never takes the hub down: the port is taken (or not ours to bind), so
+    // inbound mail is off on this node, /health says so, and everything else runs.
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    log.warn(
+      { err, setting: 'SMTP_LISTEN_PORT', port: d.mail.listenPort, host: d.mail.listenHost },
+      `postie's inbound SMTP listener could not bind ${d.mail.listenHost}:${d.mail.listenPort} ` +
+        `(${code}); inbound mail is off on this node. Set SMTP_LISTEN_PORT to a free port ` +
+        `(0 picks one) to turn it on.`
+    );
+    return { port: undefined, stop: () => Promise.resolve() };
+  }
   const port = (server.server.address() as AddressInfo).port;
   log.info({ port, host: d.mail.listenHost, domain }, 'inbound mail listening');
   return {

@@ -37,6 +37,7 @@ export function newId(prefix: 'ml' | 'in'): string {
 export interface SenderIdentity {
   name: string;
   alias: string | null;
+  emailEnabled: boolean;
   tenantSlug: string;
 }
 
@@ -46,7 +47,7 @@ export async function senderIdentity(
   o: Owner
 ): Promise<SenderIdentity | undefined> {
   const [row] = await sql<SenderIdentity[]>`
-    select a.name, a.alias, t.slug as tenant_slug
+    select a.name, a.alias, a.email_enabled, t.slug as tenant_slug
     from agents a join tenants t on t.id = a.tenant_id
     where a.id = ${o.agentId} and a.tenant_id = ${o.tenantId} and a.deleted_at is null`;
   return row;
@@ -60,7 +61,10 @@ export interface AddressOwner {
   current: boolean;
 }
 
-/** The live agent an address's local part delivers to: its current holder, else a recent one. */
+/**
+ * The live agent an address's local part delivers to: its current holder, else a recent one. An
+ * agent whose email is disabled (PATCH emailEnabled false) owns no address: its mail bounces.
+ */
 export async function addressOwner(
   sql: Queryable,
   localPart: string,
@@ -70,7 +74,7 @@ export async function addressOwner(
   const [row] = await sql<AddressOwner[]>`
     select p.owner_agent_id as agent_id, p.tenant_id, a.transport, p.retired_at is null as current
     from postie_addresses p join agents a on a.id = p.owner_agent_id and a.tenant_id = p.tenant_id
-    where p.local_part = ${localPart} and a.deleted_at is null
+    where p.local_part = ${localPart} and a.deleted_at is null and a.email_enabled
       and (p.retired_at is null or p.retired_at > ${since})
     order by p.retired_at desc nulls first
     limit 1`;
@@ -195,7 +199,14 @@ export async function recordPendingSend(
       if (account.balance < needed) throw new NoCreditError(account.balance, needed);
       if (charge.debitCents > 0) {
         try {
-          await debitCredits(tx, t, charge.debitCents, `postie: email sends beyond the free quota`);
+          // Spent by the sending agent: its budgets (and the tenant's) count it (issue 28).
+          await debitCredits(
+            tx,
+            t,
+            charge.debitCents,
+            `postie: email sends beyond the free quota`,
+            s.agentId
+          );
         } catch (err) {
           // Another debit took the balance between the read and the lock.
           if (err instanceof HubError && err.code === 'INSUFFICIENT_CREDITS') {

@@ -2,6 +2,7 @@
 // or v0.3 for callers without A2A-Version) and agent.json (the registered card), by canonical id or
 // alias, cacheable (ETag, 304), and private agents only to keys of their own tenant (else 404).
 import { HubError } from '../../runtime/errors/index.js';
+import type { CardSigner } from '../../runtime/envelope/index.js';
 import {
   AgentCardInput,
   defaultCard,
@@ -9,18 +10,23 @@ import {
   cardV1,
   etagOf,
   negotiateVersion,
+  hasExtendedCard,
   registeredCard,
+  type CardScope,
   type CardTarget,
+  type StandardDialect,
 } from '../../runtime/protocol/index.js';
-import type { AgentRecord, Principal } from '../../infra/db/index.js';
+import { OFFICIAL_TENANT, type AgentRecord, type Principal } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, type Reply, type RouteHandler } from '../http/index.js';
-import { isVisibleTo, type AgentDirectory } from '../messaging/directory.js';
+import { decodeParam, type Reply, type RouteHandler, type RouteRequest } from '../http/index.js';
+import { isVisibleTo, type AgentDirectory } from '../../actors/index.js';
+import { a2aDocs } from './route-docs.js';
 import type { RouteRegistrar } from '../routes/index.js';
 
 export interface CardRoutesDeps {
   readonly directory: Pick<AgentDirectory, 'resolve'>;
   readonly auth: Authenticator;
+  readonly cards: CardRenderer;
 }
 
 type Shape = 'v1' | 'v0.3' | 'registered';
@@ -37,34 +43,14 @@ const MAX_AGE = 'max-age=300';
 const NO_TENANT = '';
 
 export function cardRoutes(d: CardRoutesDeps): RouteRegistrar {
-  return (table, gw) => {
-    // Rendered cards by agent and shape, valid while the agent record is unchanged: a card GET
-    // then costs a directory look-up (itself cached) and no JSON work.
-    const cache = new Map<string, Rendered>();
-    const target = (agentId: string): CardTarget => ({ publicUrl: gw.config.publicUrl, agentId });
-    const render = (agent: AgentRecord, shape: Shape): Rendered => {
-      const key = `${agent.id}|${shape}`;
-      const updatedAt = agent.updatedAt.getTime();
-      const hit = cache.get(key);
-      if (hit !== undefined && hit.updatedAt === updatedAt) return hit;
-      const card = cardOf(agent, shape, target(agent.id));
-      const rendered = { updatedAt, body: JSON.stringify(card), etag: etagOf(card) };
-      cache.delete(key);
-      if (cache.size >= MAX_CACHED) {
-        const oldest = cache.keys().next();
-        if (!oldest.done) cache.delete(oldest.value);
-      }
-      cache.set(key, rendered);
-      return rendered;
-    };
-
+  return (table) => {
     const handler =
       (fixed?: Shape): RouteHandler =>
       async (req) => {
-        const principal = await caller(d.auth, req.headers.authorization);
+        const principal = await caller(d.auth, req);
         const agent = await visibleAgent(d, decodeParam(req.params.agentId ?? ''), principal);
         const shape = fixed ?? negotiatedShape(req.headers['a2a-version']);
-        const { body, etag } = render(agent, shape);
+        const { body, etag } = await d.cards.render(agent, shape, 'public');
         const headers: Record<string, string> = {
           etag,
           // A private agent's card must not sit in shared caches.
@@ -80,19 +66,22 @@ export function cardRoutes(d: CardRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: '/agents/:agentId/.well-known/agent-card.json',
+      doc: a2aDocs.card,
       handler: handler(),
     });
     table.add({
       method: 'GET',
       pattern: '/agents/:agentId/.well-known/agent.json',
+      doc: a2aDocs.cardRegistered,
       handler: handler('registered'),
     });
   };
 }
 
 /** No header: anonymous. A header with a bad key is a 401, like everywhere else. */
-async function caller(auth: Authenticator, header: string | undefined): Promise<Principal | null> {
-  return header === undefined || header === '' ? null : auth.authenticate(header);
+async function caller(auth: Authenticator, req: RouteRequest): Promise<Principal | null> {
+  const header = req.headers.authorization;
+  return header === undefined || header === '' ? null : auth.authenticate(header, req.scope);
 }
 
 async function visibleAgent(
@@ -121,13 +110,66 @@ function negotiatedShape(header: string | undefined): Shape {
   }
 }
 
-function cardOf(agent: AgentRecord, shape: Shape, target: CardTarget): unknown {
-  const input = cardInput(agent);
+/**
+ * Renders (and keeps) the cards the hub serves: by agent, shape and scope, valid while the agent
+ * record is unchanged, so a card GET costs a directory look-up (itself cached) and no JSON or
+ * signing work. Official agents' cards, and those whose registered card asks (`hubSigned`), are
+ * signed with the hub's key.
+ */
+export class CardRenderer {
+  private readonly cache = new Map<string, Rendered & { card: unknown }>();
+
+  constructor(
+    private readonly publicUrl: string,
+    private readonly signer: CardSigner | undefined
+  ) {}
+
+  async render(agent: AgentRecord, shape: Shape, scope: CardScope): Promise<Rendered> {
+    return this.renderCard(agent, shape, scope);
+  }
+
+  /**
+   * GetExtendedAgentCard on /agents/:id/a2a (the caller may message the agent: the endpoint
+   * checked): the card with every skill, or -32007 when the agent has none beyond the public ones.
+   */
+  async extendedCard(agent: AgentRecord, dialect: StandardDialect): Promise<unknown> {
+    if (!hasExtendedCard(cardInput(agent))) {
+      throw new HubError('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+    }
+    return (await this.renderCard(agent, dialect, 'extended')).card;
+  }
+
+  private async renderCard(
+    agent: AgentRecord,
+    shape: Shape,
+    scope: CardScope
+  ): Promise<Rendered & { card: unknown }> {
+    const key = `${agent.id}|${shape}|${scope}`;
+    const updatedAt = agent.updatedAt.getTime();
+    const hit = this.cache.get(key);
+    if (hit !== undefined && hit.updatedAt === updatedAt) return hit;
+    const input = cardInput(agent);
+    let card = cardOf(input, shape, { publicUrl: this.publicUrl, agentId: agent.id }, scope);
+    if (this.signer && (agent.tenantId === OFFICIAL_TENANT.id || input.hubSigned === true)) {
+      card = await this.signer.sign(card);
+    }
+    const rendered = { updatedAt, body: JSON.stringify(card), etag: etagOf(card), card };
+    this.cache.delete(key);
+    if (this.cache.size >= MAX_CACHED) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, rendered);
+    return rendered;
+  }
+}
+
+function cardOf(input: AgentCardInput, shape: Shape, target: CardTarget, scope: CardScope): object {
   switch (shape) {
     case 'v1':
-      return cardV1(input, target);
+      return cardV1(input, target, scope);
     case 'v0.3':
-      return cardV03(input, target);
+      return cardV03(input, target, scope);
     case 'registered':
       return registeredCard(input, target);
     default: {

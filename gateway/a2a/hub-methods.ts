@@ -4,22 +4,23 @@
 import { HubError } from '../../runtime/errors/index.js';
 import { stripCallerEnvelope } from '../../runtime/envelope/index.js';
 import {
-  CancelTaskParams,
-  GetTaskParams,
   ListTasksParams,
   RpcMethod,
-  TaskRespondParams,
   decodeSendMessage,
   encodeListTasksHub,
   encodeTaskHub,
   normalizeMethod,
   parseParams,
+  readCancelTaskParams,
+  readGetTaskParams,
+  readTaskRespondParams,
 } from '../../runtime/protocol/index.js';
 import type { Principal } from '../../infra/db/index.js';
 import type { Authenticator } from '../auth/index.js';
 import type { RpcContext, RpcHandler } from '../deps.js';
-import type { TaskService } from '../messaging/task-service.js';
-import type { TaskLister } from '../messaging/task-index.js';
+import type { TaskService } from '../../actors/index.js';
+import type { TaskLister } from '../../actors/index.js';
+import { isPushMethod, type PushConfigs } from '../push/index.js';
 
 export interface Caller {
   readonly principal: Principal;
@@ -28,27 +29,34 @@ export interface Caller {
 
 export type HubMethod = (params: unknown, caller: Caller) => Promise<unknown>;
 
-export function hubMethods(tasks: TaskService, lister: TaskLister): Map<RpcMethod, HubMethod> {
-  return new Map<RpcMethod, HubMethod>([
+export function hubMethods(
+  tasks: TaskService,
+  lister: TaskLister,
+  push?: PushConfigs
+): Map<RpcMethod, HubMethod> {
+  const methods = new Map<RpcMethod, HubMethod>([
     [
       RpcMethod.SendMessage,
       async (params, c) => {
         const req = decodeSendMessage(params, 'hub');
+        // Checked before the send: a bad push config changes nothing.
+        const pushFor = push?.readFromSend(params);
         const task = await tasks.send(c.principal, req);
+        if (pushFor) await push?.storeFromSend(c.principal, pushFor(task), 'hub');
         return encodeTaskHub(task, viewOf(req.historyLength));
       },
     ],
     [
       RpcMethod.GetTask,
       async (params, c) => {
-        const p = parseParams(GetTaskParams, params);
+        const p = readGetTaskParams(params);
         return encodeTaskHub(await tasks.getForCaller(c.principal, p.id), viewOf(p.historyLength));
       },
     ],
     [
       RpcMethod.CancelTask,
       async (params, c) => {
-        const p = parseParams(CancelTaskParams, params);
+        const p = readCancelTaskParams(params);
         return encodeTaskHub(await tasks.cancel(c.principal, p.id));
       },
     ],
@@ -63,11 +71,21 @@ export function hubMethods(tasks: TaskService, lister: TaskLister): Map<RpcMetho
     [
       RpcMethod.TaskRespond,
       async (params, c) => {
-        const p = parseParams(TaskRespondParams, params);
+        const p = readTaskRespondParams(params);
         return encodeTaskHub(await tasks.respond(c.principal, p));
       },
     ],
   ]);
+  if (push) {
+    // The same methods as on /agents/:id/a2a (issue 27), answered in v0.3's shapes, which the
+    // hub dialect's clients speak; the caller must be a party of the task.
+    const readTask = (p: Principal, taskId: string) => tasks.getForCaller(p, taskId);
+    for (const m of Object.values(RpcMethod)) {
+      if (!isPushMethod(m)) continue;
+      methods.set(m, (params, c) => push.call(m, params ?? {}, c.principal, 'hub', readTask));
+    }
+  }
+  return methods;
 }
 
 function viewOf(historyLength: number | undefined) {
@@ -106,12 +124,17 @@ export function httpHandlers(
     'tasks/cancel',
     'tasks/list',
     'tasks/resubscribe',
+    'tasks/pushNotificationConfig/set',
+    'tasks/pushNotificationConfig/get',
+    'tasks/pushNotificationConfig/list',
+    'tasks/pushNotificationConfig/delete',
+    'ListTaskPushNotificationConfig',
   ];
   for (const name of names) {
     const m = methods.get(normalizeMethod(name) ?? name);
     if (!m) continue;
     out.set(name, async (params: unknown, ctx: RpcContext) => {
-      const principal = await auth.authenticate(ctx.headers.authorization);
+      const principal = await auth.authenticate(ctx.headers.authorization, ctx.scope);
       return invoke(m, params, { principal, requestId: ctx.requestId });
     });
   }

@@ -8,3 +8,4 @@ export {
   type Caller,
 } from './hub-methods.js';
 export { largeAgentRequests, type LargeRequestPolicy } from './large-requests.js';
+export { meMethod, ME_METHOD, type MeResult } from './me-method.js';

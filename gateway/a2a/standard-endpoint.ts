@@ -21,7 +21,7 @@ import {
   type Reply,
   type RouteRequest,
 } from '../http/index.js';
-import { isVisibleTo, type AgentDirectory } from '../messaging/directory.js';
+import { isVisibleTo, type AgentDirectory } from '../../actors/index.js';
 import {
   RPC_METHOD_INVALID,
   RPC_METHOD_UNKNOWN,
@@ -33,12 +33,17 @@ import {
 } from '../rpc/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { callStandard, type StandardMethodDeps } from './standard-methods.js';
+import { a2aDocs } from './route-docs.js';
 
 export interface StandardEndpointDeps {
   readonly tasks: StandardMethodDeps['tasks'];
   readonly lister: StandardMethodDeps['lister'];
+  readonly push: StandardMethodDeps['push'];
+  readonly extendedCard: StandardMethodDeps['extendedCard'];
   readonly directory: Pick<AgentDirectory, 'resolve'>;
   readonly auth: Authenticator;
+  /** Do these two agents hold an access grant (issue 28)? Absent: nobody does. */
+  readonly accessGranted?: (a: string, b: string) => Promise<boolean>;
 }
 
 /** The patterns of the per-agent endpoint; uWS treats the trailing slash as another route. */
@@ -61,7 +66,7 @@ export function standardRoutes(d: StandardEndpointDeps): RouteRegistrar {
         performance.now()
       );
     for (const pattern of STANDARD_PATTERNS) {
-      table.add({ method: 'POST', pattern, body: true, handler, refuse });
+      table.add({ method: 'POST', pattern, body: true, handler, refuse, doc: a2aDocs.standard });
     }
   };
 }
@@ -71,7 +76,13 @@ function standardHandler(
   log: Logger,
   metrics: HubMetrics
 ): (req: RouteRequest) => Promise<Reply> {
-  const methodDeps: StandardMethodDeps = { tasks: d.tasks, lister: d.lister, log };
+  const methodDeps: StandardMethodDeps = {
+    tasks: d.tasks,
+    lister: d.lister,
+    log,
+    push: d.push,
+    extendedCard: d.extendedCard,
+  };
   return async (req) => {
     const started = performance.now();
     let id: RpcId = null;
@@ -99,7 +110,7 @@ function standardHandler(
         throw new MethodNotFoundError(parsed.request.method);
       }
       label = method;
-      const principal = await d.auth.authenticate(req.headers.authorization);
+      const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
       const agent = await pathAgent(d, req.params.agentId, principal);
       const result = await callStandard(
         method,
@@ -158,8 +169,15 @@ async function pathAgent(
 ): Promise<AgentRecord> {
   const idOrAlias = decodeParam(raw ?? '');
   const agent = await d.directory.resolve(idOrAlias, principal.tenantId);
-  // Another tenant's private agent is answered as an unknown one (issue 18), whatever the method.
-  if (!agent || !isVisibleTo(agent, principal.tenantId)) {
+  // Another tenant's private agent is answered as an unknown one (issue 18), whatever the method,
+  // unless the caller's agent holds an access grant with it (issue 28).
+  const reachable =
+    agent !== null &&
+    (isVisibleTo(agent, principal.tenantId) ||
+      (principal.kind === 'agent' &&
+        d.accessGranted !== undefined &&
+        (await d.accessGranted(principal.agentId, agent.id))));
+  if (!agent || !reachable) {
     throw new HubError('AGENT_NOT_FOUND', `no agent ${idOrAlias}`, {
       data: { agentId: idOrAlias },
     });

@@ -3,17 +3,17 @@
 import { HubError, MethodNotFoundError } from '../../runtime/errors/index.js';
 import { stripCallerEnvelope } from '../../runtime/envelope/index.js';
 import {
-  CancelTaskParams,
-  GetTaskParams,
   ListTasksParams,
   RpcMethod,
-  SubscribeToTaskParams,
   decodeSendMessage,
   encodeListTasksV1,
   encodeSendResultV1,
   encodeTaskV03,
   encodeTaskV1,
   parseParams,
+  readCancelTaskParams,
+  readGetTaskParams,
+  readSubscribeToTaskParams,
   type StandardDialect,
   type Task,
   type TaskPage,
@@ -21,8 +21,8 @@ import {
 } from '../../runtime/protocol/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { AgentRecord, Principal } from '../../infra/db/index.js';
-import type { TaskService } from '../messaging/task-service.js';
-import type { TaskLister } from '../messaging/task-index.js';
+import type { TaskService } from '../../actors/index.js';
+import type { TaskLister } from '../../actors/index.js';
 import {
   parseLastEventId,
   taskStream,
@@ -31,11 +31,16 @@ import {
   type TaskStreamCodec,
 } from '../sse/index.js';
 import type { StreamingResult } from '../rpc/streaming.js';
+import type { PushConfigs } from '../push/index.js';
 
 export interface StandardMethodDeps {
   readonly tasks: Pick<TaskService, 'send' | 'getForCaller' | 'cancel' | 'subscribe'>;
   readonly lister: TaskLister;
   readonly log: Logger;
+  /** Push notification configs (issue 27). */
+  readonly push: PushConfigs;
+  /** GetExtendedAgentCard: the path agent's extended card in the dialect, or -32007. */
+  readonly extendedCard: (agent: AgentRecord, dialect: StandardDialect) => unknown;
 }
 
 /** One authenticated call on /agents/:agentId/a2a. */
@@ -84,17 +89,21 @@ export async function callStandard(
   switch (method) {
     case RpcMethod.SendMessage: {
       const req = sendRequest(params, c);
+      // Checked before the send: a bad push config changes nothing.
+      const pushFor = d.push.readFromSend(params);
       if (req.taskId !== undefined) await ownTask(c, d, req.taskId);
-      return codec.sendResult(await d.tasks.send(c.principal, req), viewOf(req.historyLength));
+      const task = await d.tasks.send(c.principal, req);
+      if (pushFor) await d.push.storeFromSend(c.principal, pushFor(task), c.dialect);
+      return codec.sendResult(task, viewOf(req.historyLength));
     }
     case RpcMethod.SendStreamingMessage:
       return sendStreaming(params, c, d, codec);
     case RpcMethod.GetTask: {
-      const p = parseParams(GetTaskParams, params);
+      const p = readGetTaskParams(params);
       return codec.task(await ownTask(c, d, p.id), viewOf(p.historyLength));
     }
     case RpcMethod.CancelTask: {
-      const p = parseParams(CancelTaskParams, params);
+      const p = readCancelTaskParams(params);
       // The path check first: a task of another agent must not even be canceled here.
       await ownTask(c, d, p.id);
       return codec.task(await d.tasks.cancel(c.principal, p.id), {});
@@ -102,7 +111,7 @@ export async function callStandard(
     case RpcMethod.ListTasks:
       return listTasks(params, c, d, codec);
     case RpcMethod.SubscribeToTask: {
-      const { id } = parseParams(SubscribeToTaskParams, params);
+      const { id } = readSubscribeToTaskParams(params);
       const after = parseLastEventId(c.lastEventId);
       // Checked before the stream starts, so a stranger gets a plain -32001 response.
       await ownTask(c, d, id);
@@ -120,9 +129,11 @@ export async function callStandard(
     case RpcMethod.GetTaskPushNotificationConfig:
     case RpcMethod.ListTaskPushNotificationConfigs:
     case RpcMethod.DeleteTaskPushNotificationConfig:
-      throw new HubError('PUSH_NOTIFICATION_NOT_SUPPORTED');
+      return d.push.call(method, params ?? {}, c.principal, c.dialect, (_p, taskId) =>
+        ownTask(c, d, taskId)
+      );
     case RpcMethod.GetExtendedAgentCard:
-      throw new HubError('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
+      return d.extendedCard(c.agent, c.dialect);
     case RpcMethod.TaskRespond:
       // Hub only (decisions.md §3): an HTTP agent finishes its tasks on POST /a2a.
       throw new MethodNotFoundError(method);
@@ -147,8 +158,10 @@ async function sendStreaming(
 ): Promise<StreamingResult> {
   // Streaming never blocks: the stream is how the caller waits.
   const req = { ...sendRequest(params, c), blocking: false };
+  const pushFor = d.push.readFromSend(params);
   if (req.taskId !== undefined) await ownTask(c, d, req.taskId);
   const first = await d.tasks.send(c.principal, req);
+  if (pushFor) await d.push.storeFromSend(c.principal, pushFor(first), c.dialect);
   return taskStream({
     feed: d.tasks,
     principal: c.principal,

@@ -5,6 +5,7 @@ import {
   AgentLimits,
   getAgent,
   updateAgentSettings,
+  validateAlias,
   type AgentRecord,
   type AgentSettingsPatch,
   type Principal,
@@ -15,8 +16,9 @@ import { HubError, InvalidParamsError, isHubError } from '../../runtime/errors/i
 import { AgentCardInput, parseParams } from '../../runtime/protocol/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, parseJsonObject, type RouteRequest } from '../http/index.js';
-import type { AgentDirectory } from '../messaging/directory.js';
+import type { AgentDirectory } from '../../actors/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
+import { manageDocs as docs } from '../manage/route-docs.js';
 
 /**
  * One PATCH field: validates its wire value (throwing InvalidParamsError naming the field) and
@@ -69,6 +71,19 @@ export const cardSettingsField: SettingsField = (value) => ({
   card: parseParams(CardPatch, { card: value }).card,
 });
 
+/**
+ * `alias` (null removes it) and `emailEnabled` (issue 28): a renamed alias keeps receiving mail at
+ * its old address for 30 days (postie's address history), then that address bounces.
+ */
+export const identitySettingsFields: Readonly<Record<string, SettingsField>> = Object.freeze({
+  alias: (v: unknown) => ({ alias: v === null ? null : validateAlias(v) }),
+  emailEnabled: (v: unknown) => {
+    if (typeof v !== 'boolean')
+      throw new InvalidParamsError('emailEnabled', 'must be true or false');
+    return { emailEnabled: v };
+  },
+});
+
 export interface AgentSettingsRoutesDeps {
   readonly sql: Queryable;
   readonly auth: Pick<Authenticator, 'authenticate'>;
@@ -80,6 +95,8 @@ export interface AgentSettingsRoutesDeps {
 /** The settings as GET and PATCH answer them (snake_case, as the spec names them). */
 export interface AgentSettingsView {
   agentId: string;
+  alias: string | null;
+  emailEnabled: boolean;
   queue_max_pending: number;
   queue_ttl_seconds: number;
   visibility: string;
@@ -93,6 +110,8 @@ export interface AgentSettingsView {
 export function settingsView(agent: AgentRecord): AgentSettingsView {
   return {
     agentId: agent.id,
+    alias: agent.alias,
+    emailEnabled: agent.emailEnabled,
     queue_max_pending: agent.queueMaxPending,
     queue_ttl_seconds: agent.queueTtlSeconds,
     visibility: agent.visibility,
@@ -107,11 +126,15 @@ const PATTERN = '/api/agents/:agentId';
 
 export function agentSettingsRoutes(d: AgentSettingsRoutesDeps): RouteRegistrar {
   // Every agent may send its card (decisions.md §11), whatever settings the composition adds.
-  const fields = { card: cardSettingsField, ...(d.fields ?? queueSettingsFields) };
+  const fields = {
+    card: cardSettingsField,
+    ...identitySettingsFields,
+    ...(d.fields ?? queueSettingsFields),
+  };
 
   /** The agent, if the caller may manage it; NOT_FOUND otherwise, exactly as for a missing one. */
   const managed = async (req: RouteRequest): Promise<AgentRecord> => {
-    const principal = await d.auth.authenticate(req.headers.authorization);
+    const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
     const agentId = decodeParam(req.params.agentId ?? '');
     const agent = await getAgent(d.sql, agentId);
     if (agent === null || !mayManage(principal, agent)) {
@@ -124,11 +147,13 @@ export function agentSettingsRoutes(d: AgentSettingsRoutesDeps): RouteRegistrar 
     table.add({
       method: 'GET',
       pattern: PATTERN,
+      doc: docs.getSettings,
       handler: async (req) => jsonReply(200, settingsView(await managed(req))),
     });
     table.add({
       method: 'PATCH',
       pattern: PATTERN,
+      doc: docs.patchSettings,
       body: true,
       handler: async (req) => {
         const agent = await managed(req);

@@ -10,6 +10,7 @@ import {
 } from '../../infra/db/index.js';
 import { UnauthenticatedError, UnavailableError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
+import type { RequestScope } from '../http/index.js';
 import { bearerToken } from './bearer-token.js';
 
 export interface AuthenticatorOptions {
@@ -24,8 +25,11 @@ export interface AuthenticatorOptions {
 }
 
 export interface Authenticator {
-  /** The caller's principal; throws UnauthenticatedError (missing, malformed or unknown key). */
-  authenticate(authorizationHeader: string | undefined): Promise<Principal>;
+  /**
+   * The caller's principal; throws UnauthenticatedError (missing, malformed or unknown key).
+   * `scope` is the request's (reply headers, client address) for wrappers that use it (rate limits).
+   */
+  authenticate(authorizationHeader: string | undefined, scope?: RequestScope): Promise<Principal>;
   /**
    * What this node knows without asking the database: the principal of a cached key, null for a
    * header that is refused for sure (missing, malformed, a key remembered as unknown), undefined
@@ -78,9 +82,10 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       (principal) => {
         if (generation === started) {
           if (principal) {
+            // A key that expires sooner than the cache would trust it is dropped at its expiry.
             put(found, hash, {
               principal: Object.freeze(principal),
-              expiresAt: Date.now() + cacheTtlMs,
+              expiresAt: Math.min(Date.now() + cacheTtlMs, principal.expiresAt ?? Infinity),
             });
           } else {
             put(unknown, hash, Date.now() + negativeTtlMs);

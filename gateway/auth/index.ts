@@ -5,3 +5,4 @@ export {
   type AuthenticatorOptions,
 } from './authenticator.js';
 export { bearerToken } from './bearer-token.js';
+export { requireScope, scopedAuthenticator } from './scoped.js';

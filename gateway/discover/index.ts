@@ -8,7 +8,12 @@ export {
   type DiscoverQueriesDeps,
   type DiscoverAnswer,
 } from './queries.js';
-export { vendorMethods, VendorMethod, type VendorMethodHandler } from './vendor-methods.js';
+export {
+  vendorMethods,
+  VendorMethod,
+  type GrantedAgents,
+  type VendorMethodHandler,
+} from './vendor-methods.js';
 export {
   directorySettingsFields,
   geocodeTags,
@@ -25,5 +30,5 @@ export {
   type SearchRequest,
 } from './params.js';
 export { UsageCounts } from './usage.js';
-export { LiveDirectory, type LiveDirectoryOptions } from './model/index.js';
+export { LiveDirectory, type LiveDirectoryOptions } from '../../actors/index.js';
 export type { GeocodedPlace, Geocoder } from './geocoder.js';

@@ -67,7 +67,7 @@ const MediaType = z
 
 const Bool = z.enum(['true', 'false', '1', '0'], 'must be true or false');
 
-const SearchQuery = z.object({
+export const SearchQuery = z.object({
   q: z.string().trim().max(DiscoverLimits.maxQueryLength).optional(),
   query: z.string().trim().max(DiscoverLimits.maxQueryLength).optional(),
   category: text(100).optional(),
@@ -88,7 +88,7 @@ const SearchQuery = z.object({
   pricing: z.enum(['free', 'paid', 'all'], 'must be free, paid or all').optional(),
 });
 
-const NearbyQuery = z.object({
+export const NearbyQuery = z.object({
   lat: decimal(-90, 90),
   lng: decimal(-180, 180),
   radius: decimal(0, DiscoverLimits.nearby.maxRadiusKm)

@@ -15,9 +15,9 @@ import {
   type Viewer,
 } from '../../infra/db/index.js';
 import { UnauthenticatedError } from '../../runtime/errors/index.js';
-import { AnswerCache, GenerationReader, type AnswerCacheOptions } from './answer-cache.js';
+import { AnswerCache, type AnswerCacheOptions } from './answer-cache.js';
 import { DiscoverLimits, type SearchRequest } from './params.js';
-import type { LiveDirectory } from './model/index.js';
+import { GenerationReader, type LiveDirectory } from '../../actors/index.js';
 import type { UsageCounts } from './usage.js';
 
 export interface DiscoverQueriesDeps {

@@ -18,6 +18,7 @@ import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, type Reply, type RouteRequest } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { noParams, parseNearby, parseRate, parseSearch } from './params.js';
+import { discoverDocs as docs } from './route-docs.js';
 import {
   discoverQueries,
   type DiscoverAnswer,
@@ -48,7 +49,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
   const viewer = async (req: RouteRequest): Promise<Viewer> => {
     const header = req.headers.authorization;
     if (header === undefined || header === '') return {};
-    return { tenantId: (await d.auth.authenticate(header)).tenantId };
+    return { tenantId: (await d.auth.authenticate(header, req.scope)).tenantId };
   };
   const notFound = (agentId: string) => new HubError('NOT_FOUND', `No agent ${agentId}`);
 
@@ -56,6 +57,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/agents`,
+      doc: docs.search,
       handler: async (req) => {
         const search = parseSearch(req.query);
         return jsonBody(await queries.search(await viewer(req), search, freshRequired(req)));
@@ -65,6 +67,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/categories`,
+      doc: docs.categories,
       handler: async (req) => {
         noParams(req.query);
         return jsonBody(await queries.categories(await viewer(req), freshRequired(req)));
@@ -74,6 +77,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/featured`,
+      doc: docs.featured,
       handler: async (req) => {
         noParams(req.query);
         return jsonBody(await queries.featured(await viewer(req), freshRequired(req)));
@@ -84,6 +88,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/agents/nearby`,
+      doc: docs.nearby,
       handler: async (req) => {
         const s = parseNearby(req.query);
         return jsonBody(await queries.nearby(await viewer(req), s, freshRequired(req)));
@@ -93,6 +98,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/agents/:agentId`,
+      doc: docs.detail,
       handler: async (req) => {
         noParams(req.query);
         const agentId = decodeParam(req.params.agentId ?? '');
@@ -105,6 +111,7 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: `${BASE}/agents/:agentId/locations`,
+      doc: docs.locations,
       handler: async (req) => {
         noParams(req.query);
         const agentId = decodeParam(req.params.agentId ?? '');
@@ -117,10 +124,11 @@ export function discoverRoutes(d: DiscoverRoutesDeps): RouteRegistrar {
     table.add({
       method: 'POST',
       pattern: `${BASE}/agents/:agentId/rate`,
+      doc: docs.rate,
       body: true,
       handler: async (req) => {
         noParams(req.query);
-        const principal = await d.auth.authenticate(req.headers.authorization);
+        const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
         const agentId = decodeParam(req.params.agentId ?? '');
         const rater = ratingAgent(principal);
         const { rating, review } = parseRate(await req.body);

@@ -5,6 +5,8 @@
 // a 422 naming the tag (decisions.md §6, §10), and then nothing of the request is saved.
 import {
   AgentLimits,
+  Visibilities,
+  type Visibility,
   validateLink,
   validateTags,
   type AgentLocationInput,
@@ -64,13 +66,14 @@ export async function geocodeTags(
   });
 }
 
-function readVisibility(value: unknown): 'public' | 'private' {
+function readVisibility(value: unknown): Visibility {
   // The dashboard writes `Public`; any case is accepted.
   const v = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-  if (v !== 'public' && v !== 'private') {
-    throw new InvalidParamsError('visibility', 'must be "public" or "private"');
+  const known = Visibilities.find((x) => x === v);
+  if (known === undefined) {
+    throw new InvalidParamsError('visibility', 'must be "public", "private" or "unlisted"');
   }
-  return v;
+  return known;
 }
 
 function readCategory(value: unknown): string | null {

@@ -13,9 +13,10 @@ export const VendorMethod = {
   /** GET /api/discover/agents/nearby. */
   DiscoverNearby: 'x-gopherhole/agents.discover.nearby',
   /**
-   * The agents the caller can always reach, its own tenant's: GET /api/discover/agents?scope=tenant.
-   * With a text query (`q`/`query`) or `public: true` (what clients send to include public
-   * agents), the plain search instead. The hub has no access grants, so nothing else is reachable.
+   * The agents the caller can always reach, its own tenant's: GET /api/discover/agents?scope=tenant,
+   * followed by the agents of other tenants it holds an access grant with (issue 28), each marked
+   * `access: "granted"`. With a text query (`q`/`query`) or `public: true` (what clients send to
+   * include public agents), the plain search instead.
    */
   Available: 'x-gopherhole/agents.available',
 } as const;
@@ -25,7 +26,13 @@ export type VendorMethodHandler = (
   caller: { readonly principal: Principal }
 ) => Promise<unknown>;
 
-export function vendorMethods(queries: DiscoverQueries): Map<string, VendorMethodHandler> {
+/** The agents a caller's agent holds access grants with, as directory records (gateway/access). */
+export type GrantedAgents = (agentId: string) => Promise<ReadonlyArray<{ id: string }>>;
+
+export function vendorMethods(
+  queries: DiscoverQueries,
+  granted?: GrantedAgents
+): Map<string, VendorMethodHandler> {
   const viewer = (p: Principal): Viewer => ({ tenantId: p.tenantId });
   return new Map<string, VendorMethodHandler>([
     [
@@ -50,9 +57,11 @@ export function vendorMethods(queries: DiscoverQueries): Map<string, VendorMetho
           everyone === true || searching || rest.scope !== undefined
             ? rest
             : { ...rest, scope: 'tenant' };
-        return result(
+        const answer = result(
           await queries.search(viewer(c.principal), parseSearch(queryOf(scoped)), false)
         );
+        if (scoped === rest || granted === undefined || c.principal.kind !== 'agent') return answer;
+        return withGranted(answer, await granted(c.principal.agentId));
       },
     ],
   ]);
@@ -60,6 +69,15 @@ export function vendorMethods(queries: DiscoverQueries): Map<string, VendorMetho
 
 function result(answer: DiscoverAnswer): unknown {
   return JSON.parse(answer.body) as unknown;
+}
+
+/** The tenant's agents, then the granted ones not among them; the count follows. */
+function withGranted(answer: unknown, extra: ReadonlyArray<{ id: string }>): unknown {
+  if (extra.length === 0) return answer;
+  const body = answer as { agents: Array<{ id: string }>; count: number };
+  const seen = new Set(body.agents.map((a) => a.id));
+  const added = extra.filter((a) => !seen.has(a.id)).map((a) => ({ ...a, access: 'granted' }));
+  return { ...body, agents: [...body.agents, ...added], count: body.count + added.length };
 }
 
 function paramsObject(params: unknown): Record<string, unknown> {

@@ -13,4 +13,11 @@ export { InFlight } from './in-flight.js';
 export { readBody } from './body.js';
 export { parseJsonObject, rejectNul } from './json-body.js';
 export { Exchange, writeReply } from './exchange.js';
-export { addReplyHeaders, currentClientAddress, withReplyHeaders } from './reply-headers.js';
+export { addReplyHeaders, currentClientAddress, RequestScope } from './reply-headers.js';
+export {
+  RestErrorSchema,
+  errorStatuses,
+  type ResponseDoc,
+  type RouteAuth,
+  type RouteDoc,
+} from './route-doc.js';

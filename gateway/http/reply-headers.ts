@@ -1,33 +1,34 @@
 // Per-request scope for code deep inside a request (the rate limiter behind the authenticator):
 // headers it adds to the reply, whatever route or error answers it, and the client's address (for
-// the failed-authentication limit). The route table opens one scope per request with
-// AsyncLocalStorage, so no handler has to pass it along; streamed replies (SSE) do not get the
-// headers.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// the failed-authentication limit). The route table makes one per request and hands it along
+// explicitly (RouteRequest.scope → RpcContext.scope → Authenticator.authenticate), not through
+// AsyncLocalStorage, whose promise hooks cost every promise in the process (issue 19: 2-3% of
+// the hub's CPU). Streamed replies (SSE) do not get the headers.
 
-interface RequestScope {
-  readonly headers: Record<string, string>;
-  readonly clientAddress: string;
+export class RequestScope {
+  /** Headers (lower-case names) for the reply; undefined until someone adds one. */
+  headers: Record<string, string> | undefined;
+
+  constructor(
+    /** The peer's address as uWS gave it, or '' when unknown. */
+    readonly clientAddress = ''
+  ) {}
+
+  addReplyHeaders(headers: Readonly<Record<string, string>>): void {
+    if (this.headers === undefined) this.headers = { ...headers };
+    else Object.assign(this.headers, headers);
+  }
 }
 
-const store = new AsyncLocalStorage<RequestScope>();
-
-/** Run `fn` with a fresh header bag (what it collects is `bag`) and the client's address. */
-export function withReplyHeaders<T>(
-  bag: Record<string, string>,
-  fn: () => T,
-  clientAddress = ''
-): T {
-  return store.run({ headers: bag, clientAddress }, fn);
+/** Add headers to the reply of the request `scope` belongs to; a no-op without a scope. */
+export function addReplyHeaders(
+  headers: Readonly<Record<string, string>>,
+  scope: RequestScope | undefined
+): void {
+  scope?.addReplyHeaders(headers);
 }
 
-/** Add headers (lower-case names) to the current request's reply; a no-op outside a request. */
-export function addReplyHeaders(headers: Readonly<Record<string, string>>): void {
-  const scope = store.getStore();
-  if (scope !== undefined) Object.assign(scope.headers, headers);
-}
-
-/** The address of the client whose request is running, or '' outside a request. */
-export function currentClientAddress(): string {
-  return store.getStore()?.clientAddress ?? '';
+/** The address of the client of the request `scope` belongs to, or '' without one. */
+export function currentClientAddress(scope: RequestScope | undefined): string {
+  return scope?.clientAddress ?? '';
 }

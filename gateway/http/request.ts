@@ -2,6 +2,7 @@
 // HttpRequest is stack-allocated and dies when its handler returns (before any await resumes).
 import type { HttpRequest } from 'uWebSockets.js';
 import { InvalidRequestError } from '../../runtime/errors/index.js';
+import type { RequestScope } from './reply-headers.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -23,6 +24,8 @@ export interface RouteRequest {
    * PayloadTooLargeError over the limit.
    */
   readonly body: Promise<Buffer>;
+  /** Reply headers added on the way (rate limits) and the client's address; pass it along. */
+  readonly scope: RequestScope;
 }
 
 export function readHeaders(req: HttpRequest): Record<string, string> {

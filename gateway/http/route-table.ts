@@ -15,7 +15,8 @@ import { readBody } from './body.js';
 import { Exchange, writeReply } from './exchange.js';
 import type { InFlight } from './in-flight.js';
 import { jsonReply, restErrorReply, type Reply } from './reply.js';
-import { withReplyHeaders } from './reply-headers.js';
+import { RequestScope } from './reply-headers.js';
+import type { RouteDoc } from './route-doc.js';
 import {
   methodLabel,
   paramNames,
@@ -39,6 +40,8 @@ export interface RouteSpec {
    * limit), in the route's own error shape; the REST error body when absent.
    */
   readonly refuse?: (err: HubError, requestId: string) => Reply;
+  /** The route in GET /openapi.json (route-doc.ts); required, so no route goes undescribed. */
+  readonly doc: RouteDoc;
 }
 
 export interface RouteTableOptions {
@@ -62,6 +65,7 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 
 export class RouteTable {
   private readonly methodsByPattern = new Map<string, Set<HttpMethod>>();
+  private readonly mounted: RouteSpec[] = [];
   private sealed = false;
 
   constructor(
@@ -80,6 +84,7 @@ export class RouteTable {
     }
     methods.add(spec.method);
     this.methodsByPattern.set(spec.pattern, methods);
+    this.mounted.push(spec);
     this.app[MOUNT[spec.method]](spec.pattern, this.adapt(spec));
     return this;
   }
@@ -91,6 +96,11 @@ export class RouteTable {
       for (const m of methods) out.push(`${m} ${pattern}`);
     }
     return out;
+  }
+
+  /** Every mounted route, in mount order (the API document is built from them). */
+  specs(): readonly RouteSpec[] {
+    return this.mounted;
   }
 
   /** Installs the 405 and 404 fallbacks. Call once, after every route is added. */
@@ -158,8 +168,9 @@ export class RouteTable {
         params: readParams(req, names),
         requestId: randomUUID(),
         body,
+        scope: new RequestScope(client),
       };
-      this.run(exchange, request, handler, pattern, started, client);
+      this.run(exchange, request, handler, pattern, started);
     };
   }
 
@@ -168,19 +179,18 @@ export class RouteTable {
     request: RouteRequest,
     handler: RouteHandler,
     route: string,
-    started: number,
-    client: string
+    started: number
   ): void {
     this.opts.inFlight.enter();
     // Headers added during the request (rate-limit headers) join whatever reply answers it.
-    const extra: Record<string, string> = {};
-    const withExtra = (reply: Reply): Reply => {
-      for (const _ in extra) return { ...reply, headers: { ...reply.headers, ...extra } };
-      return reply;
-    };
+    const scope = request.scope;
+    const withExtra = (reply: Reply): Reply =>
+      scope.headers === undefined
+        ? reply
+        : { ...reply, headers: { ...reply.headers, ...scope.headers } };
     let out: Reply | Promise<Reply>;
     try {
-      out = withReplyHeaders(extra, () => handler(request), client);
+      out = handler(request);
     } catch (err) {
       out = restErrorReply(err, request.requestId, this.opts.log);
     }

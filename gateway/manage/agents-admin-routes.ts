@@ -1,10 +1,12 @@
-// The tenant admin's agent management API (decisions.md §5): create, list, delete and rotate the
-// key of the tenant's agents. GET and PATCH of one agent live in gateway/api/agents-routes.ts.
+// The tenant admin's agent management API (decisions.md §5): create, list and delete the tenant's
+// agents (their keys: keys-routes.ts). GET and PATCH of one agent live in gateway/api/agents-routes.ts.
 // Only a tenant admin key may call these; an agent key is 403, another tenant's agent is 404.
+import { verifyRegisteredCard } from '../a2a/card-signatures.js';
 import {
+  agentRatings,
+  Visibilities,
   createAgent,
   listAgents,
-  rotateAgentKey,
   softDeleteAgent,
   getAgent,
   type AgentRecord,
@@ -16,10 +18,11 @@ import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
-import type { AgentDirectory } from '../messaging/directory.js';
+import type { AgentDirectory } from '../../actors/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { assertCallableUrl } from './callable-url.js';
 import { readJsonObject } from './json-body.js';
+import { manageDocs as docs } from './route-docs.js';
 
 export interface AgentsAdminRoutesDeps {
   readonly sql: Queryable;
@@ -28,14 +31,25 @@ export interface AgentsAdminRoutesDeps {
   readonly directory: Pick<AgentDirectory, 'announce'>;
   /** Refuses an agent URL naming a loopback/private address (OUTBOUND_ALLOW_PRIVATE). */
   readonly guard: OutboundGuard;
+  /**
+   * What the list adds to each agent for the dashboard: whether a WebSocket agent is connected to
+   * any node, and how many messages wait in its queue (null when the queue's owner is away).
+   */
+  readonly live?: {
+    isOnline(agentId: string): boolean;
+    queueDepth(tenantId: string, agentId: string): Promise<number>;
+  };
 }
+
+/** online: a WebSocket agent connected to some node; http: reached at its URL; offline. */
+export type AgentStatus = 'online' | 'http' | 'offline';
 
 /** An admin principal, or FORBIDDEN (an agent key cannot manage its tenant). */
 export async function requireAdmin(
   auth: Pick<Authenticator, 'authenticate'>,
   req: RouteRequest
 ): Promise<Extract<Principal, { kind: 'admin' }>> {
-  const p = await auth.authenticate(req.headers.authorization);
+  const p = await auth.authenticate(req.headers.authorization, req.scope);
   if (p.kind !== 'admin') {
     throw new HubError('FORBIDDEN', 'This needs a tenant admin key (burrow keys create-admin)');
   }
@@ -86,11 +100,14 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
     table.add({
       method: 'POST',
       pattern: '/api/agents',
+      doc: docs.createAgent,
       body: true,
       handler: async (req) => {
         const admin = await requireAdmin(d.auth, req);
         const input = createInput(admin.tenantId, readJsonObject(await req.body, CREATE_FIELDS));
         assertCallableUrl(d.guard, input.url);
+        // A card that carries signatures is stored only once they verify (issue 27).
+        if (input.card !== undefined) input.card = await verifyRegisteredCard(input.card, d.guard);
         const created = await createAgent(d.sql, input);
         return jsonReply(201, {
           agent: agentView(created.agent),
@@ -102,15 +119,38 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: '/api/agents',
+      doc: docs.listAgents,
       handler: async (req) => {
         const admin = await requireAdmin(d.auth, req);
         const agents = await listAgents(d.sql, admin.tenantId);
-        return jsonReply(200, { agents: agents.map(agentView), count: agents.length });
+        const ratings = await agentRatings(d.sql, admin.tenantId);
+        const live = d.live;
+        const views = await Promise.all(
+          agents.map(async (a) => {
+            const status: AgentStatus =
+              a.transport === 'http'
+                ? 'http'
+                : a.transport === 'official' || live?.isOnline(a.id)
+                  ? 'online'
+                  : 'offline';
+            const queueDepth = live
+              ? await live.queueDepth(a.tenantId, a.id).catch(() => null)
+              : null;
+            return {
+              ...agentView(a),
+              status,
+              queueDepth,
+              rating: ratings.get(a.id) ?? { average: null, count: 0 },
+            };
+          })
+        );
+        return jsonReply(200, { agents: views, count: agents.length });
       },
     });
     table.add({
       method: 'DELETE',
       pattern: '/api/agents/:agentId',
+      doc: docs.deleteAgent,
       handler: async (req) => {
         const admin = await requireAdmin(d.auth, req);
         const agent = await ownAgent(admin.tenantId, req);
@@ -119,22 +159,6 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
         // Every node drops the agent and its cached keys (directory.onChanged → auth).
         d.directory.announce(agent.id);
         return jsonReply(200, { agentId: agent.id, deleted: true });
-      },
-    });
-    table.add({
-      method: 'POST',
-      pattern: '/api/agents/:agentId/keys',
-      handler: async (req) => {
-        const admin = await requireAdmin(d.auth, req);
-        const agent = await ownAgent(admin.tenantId, req);
-        const rotated = await rotateAgentKey(d.sql, agent.id);
-        d.directory.announce(agent.id);
-        return jsonReply(201, {
-          agentId: agent.id,
-          apiKey: rotated.key,
-          keyId: rotated.keyId,
-          revoked: rotated.revokedKeyHashes.length,
-        });
       },
     });
   };
@@ -152,10 +176,11 @@ function createInput(tenantId: string, body: Record<string, unknown>): CreateAge
   if (category !== undefined) input.category = category;
   if (alias !== undefined) input.alias = alias;
   if (visibility !== undefined) {
-    if (visibility !== 'public' && visibility !== 'private') {
-      throw new InvalidParamsError('visibility', 'must be "public" or "private"');
+    const known = Visibilities.find((v) => v === visibility);
+    if (known === undefined) {
+      throw new InvalidParamsError('visibility', 'must be "public", "private" or "unlisted"');
     }
-    input.visibility = visibility;
+    input.visibility = known;
   }
   if (body.tags !== undefined) input.tags = tagList(body.tags);
   if (body.card !== undefined) input.card = body.card;

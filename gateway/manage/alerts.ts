@@ -3,6 +3,7 @@
 // here, documented in the README; `GET /api/alerts` (admin key) lists the active ones.
 import {
   listAgents,
+  listBudgets,
   rateLimitedKeys,
   tenantTraffic,
   type Queryable,
@@ -10,6 +11,7 @@ import {
 import type { Authenticator } from '../auth/index.js';
 import { jsonReply } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
+import { manageDocs as docs } from './route-docs.js';
 import { requireAdmin } from './agents-admin-routes.js';
 
 export const ALERT_RULES = {
@@ -22,7 +24,7 @@ export const ALERT_RULES = {
 } as const;
 
 export interface Alert {
-  type: 'error_rate' | 'agent_offline' | 'rate_limit_exceeded' | 'unusual_traffic';
+  type: 'error_rate' | 'agent_offline' | 'rate_limit_exceeded' | 'unusual_traffic' | 'spending';
   severity: 'warning' | 'critical';
   message: string;
   details: Record<string, unknown>;
@@ -88,6 +90,24 @@ export async function tenantAlerts(d: AlertsDeps, tenantId: string): Promise<Ale
       },
     });
   }
+  // A budget at 80% of its limit warns; a used-up one (sends refused) is critical (issue 28).
+  for (const b of await listBudgets(d.sql, tenantId)) {
+    if (b.spent * 100 < 80 * b.limit) continue;
+    const who = b.agentId === null ? 'the tenant' : `agent ${b.agentId}`;
+    alerts.push({
+      type: 'spending',
+      severity: b.spent >= b.limit ? 'critical' : 'warning',
+      message: `${who} spent ${b.spent} of its ${b.period} budget of ${b.limit} credits`,
+      details: {
+        scope: b.agentId === null ? 'tenant' : 'agent',
+        agentId: b.agentId,
+        period: b.period,
+        limit: b.limit,
+        spent: b.spent,
+        resetsAt: b.resetsAt.toISOString(),
+      },
+    });
+  }
   return alerts;
 }
 
@@ -96,6 +116,7 @@ export function alertsRoutes(d: AlertsDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: '/api/alerts',
+      doc: docs.alerts,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         return jsonReply(200, { alerts: await tenantAlerts(d, tenantId) });

@@ -15,6 +15,7 @@ import { jsonReply } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
 import { readJsonObject } from './json-body.js';
+import { manageDocs as docs } from './route-docs.js';
 import type { OutboxRelay } from './outbox-relay.js';
 
 export interface CreditsRoutesDeps {
@@ -39,6 +40,7 @@ export function creditsRoutes(d: CreditsRoutesDeps): RouteRegistrar {
     table.add({
       method: 'GET',
       pattern: '/api/credits',
+      doc: docs.credits,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const [account, ledger] = await Promise.all([
@@ -54,6 +56,7 @@ export function creditsRoutes(d: CreditsRoutesDeps): RouteRegistrar {
     table.add({
       method: 'POST',
       pattern: '/api/credits/purchase',
+      doc: docs.purchase,
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
@@ -67,6 +70,7 @@ export function creditsRoutes(d: CreditsRoutesDeps): RouteRegistrar {
     table.add({
       method: 'PUT',
       pattern: '/api/credits/threshold',
+      doc: docs.threshold,
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);

@@ -64,7 +64,7 @@ export function createOutboxRelay(o: OutboxRelayOptions): OutboxRelay {
   const publish = async (e: {
     id: string;
     tenantId: string;
-    event: 'credits.low_balance' | 'credits.purchased';
+    event: 'credits.low_balance' | 'credits.purchased' | 'spending.threshold';
     data: Record<string, unknown>;
     createdAt: Date;
   }): Promise<void> => {

@@ -1,17 +1,20 @@
 // Account webhooks of the admin key's tenant (decisions.md §5, §9): list (with `status`, `failing`
 // after a delivery exhausted its retries), create (secret generated and shown once unless given),
-// delete, and send a test event.
+// change its events, delete, send a test event, and read its recent deliveries.
 import { randomUUID } from 'node:crypto';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
+  listWebhookDeliveries,
   listWebhooks,
+  setWebhookEvents,
+  type WebhookDelivery,
   noteWebhookResult,
   type Queryable,
   type Webhook,
 } from '../../infra/db/index.js';
-import { HubError } from '../../runtime/errors/index.js';
+import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { decodeParam, jsonReply } from '../http/index.js';
@@ -20,6 +23,7 @@ import { postWebhook } from '../webhooks/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
 import { assertCallableUrl } from './callable-url.js';
 import { readJsonObject } from './json-body.js';
+import { manageDocs as docs } from './route-docs.js';
 
 export interface WebhooksRoutesDeps {
   readonly sql: Queryable;
@@ -41,11 +45,28 @@ export function webhookView(w: Webhook) {
   };
 }
 
+function deliveryView(x: WebhookDelivery) {
+  return {
+    id: x.id,
+    event: x.event,
+    status: x.status,
+    attempts: x.attempts,
+    maxAttempts: x.maxAttempts,
+    lastError: x.lastError,
+    nextAt: x.nextAt.toISOString(),
+    createdAt: x.createdAt.toISOString(),
+    updatedAt: x.updatedAt.toISOString(),
+  };
+}
+
+const DELIVERIES_LIMIT = 50;
+
 export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
   return (table) => {
     table.add({
       method: 'GET',
       pattern: '/api/webhooks',
+      doc: docs.listWebhooks,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const hooks = await listWebhooks(d.sql, tenantId);
@@ -55,6 +76,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
     table.add({
       method: 'POST',
       pattern: '/api/webhooks',
+      doc: docs.createWebhook,
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
@@ -75,8 +97,41 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
       },
     });
     table.add({
+      method: 'PATCH',
+      pattern: '/api/webhooks/:id',
+      doc: docs.patchWebhook,
+      body: true,
+      handler: async (req) => {
+        const { tenantId } = await requireAdmin(d.auth, req);
+        const id = decodeParam(req.params.id ?? '');
+        const body = readJsonObject(await req.body, ['events']);
+        if (body.events === undefined) throw new InvalidParamsError('events', 'is required');
+        const hook = await setWebhookEvents(d.sql, tenantId, id, body.events);
+        if (hook === null) throw new HubError('NOT_FOUND', `No webhook ${id}`);
+        d.changed?.(tenantId);
+        return jsonReply(200, { webhook: webhookView(hook) });
+      },
+    });
+    table.add({
+      method: 'GET',
+      pattern: '/api/webhooks/:id/deliveries',
+      doc: docs.webhookDeliveries,
+      handler: async (req) => {
+        const { tenantId } = await requireAdmin(d.auth, req);
+        const id = decodeParam(req.params.id ?? '');
+        if (req.query !== '') {
+          const key = [...new URLSearchParams(req.query).keys()][0] ?? 'query';
+          throw new InvalidParamsError(key, 'unknown parameter; this route takes none');
+        }
+        const list = await listWebhookDeliveries(d.sql, tenantId, id, DELIVERIES_LIMIT);
+        if (list === null) throw new HubError('NOT_FOUND', `No webhook ${id}`);
+        return jsonReply(200, { deliveries: list.map(deliveryView) });
+      },
+    });
+    table.add({
       method: 'DELETE',
       pattern: '/api/webhooks/:id',
+      doc: docs.deleteWebhook,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const id = decodeParam(req.params.id ?? '');
@@ -90,6 +145,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
     table.add({
       method: 'POST',
       pattern: '/api/webhooks/:id/test',
+      doc: docs.testWebhook,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const id = decodeParam(req.params.id ?? '');

@@ -1,15 +1,8 @@
-// Per-API-key rate limiting (decisions.md §7): a fixed one-minute window counted in PostgreSQL
-// (infra/db rate-limits.repo), exact across all hub nodes. No cache in front of it on purpose: a
-// local cache would let each node admit its own share; the cost is one upsert per request.
-import {
-  hashApiKey,
-  hitRateLimit,
-  sweepRateLimitWindows,
-  type Principal,
-  type Queryable,
-} from '../../infra/db/index.js';
+// Per-API-key rate limiting (decisions.md §7): a fixed one-minute window, exact across all hub
+// nodes. The state and headers a request gets, and the authenticator that applies the limit; the
+// counting itself (leases of the window's allowance) is in lease-limiter.ts.
+import { hashApiKey, type Principal } from '../../infra/db/index.js';
 import { HubError } from '../../runtime/errors/index.js';
-import type { Logger } from '../../runtime/log/index.js';
 import type { Authenticator } from '../auth/index.js';
 import { bearerToken } from '../auth/index.js';
 import { addReplyHeaders, currentClientAddress } from '../http/index.js';
@@ -54,53 +47,15 @@ export function rateLimitState(
   };
 }
 
-export interface RateLimiterOptions {
-  readonly sql: Queryable;
-  /** Requests per window per key when the tenant sets none (RATE_LIMIT_PER_MINUTE). */
-  readonly defaultLimit: number;
-  readonly log: Logger;
-  /** Injectable clock (ms since epoch). */
-  readonly now?: () => number;
-}
-
 export interface RateLimiter {
-  /** Count one request of the key; throws RATE_LIMITED (429 / -32017) over the limit. */
+  /** Count one request of the key; over the limit the state has retryAfter set. */
   hit(keyHash: string, principal: Principal): Promise<RateLimitState>;
-  /** Start the sweeper that deletes finished windows (every window length). */
+  /** Start writing back counts and unused allowance, and sweeping finished windows. */
   start(): void;
-  stop(): void;
-}
-
-export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
-  const now = opts.now ?? Date.now;
-  let sweeper: NodeJS.Timeout | undefined;
-  return {
-    async hit(keyHash, principal) {
-      const nowMs = now();
-      const windowStartMs = nowMs - (nowMs % RATE_LIMIT_WINDOW_MS);
-      const { hits, limit } = await hitRateLimit(opts.sql, {
-        keyHash,
-        tenantId: principal.tenantId,
-        windowStart: new Date(windowStartMs),
-        defaultLimit: opts.defaultLimit,
-      });
-      return rateLimitState(hits, limit, windowStartMs, nowMs);
-    },
-    start() {
-      sweeper ??= setInterval(() => {
-        // Keep the previous window too: the alerts read the last few minutes.
-        const before = new Date(now() - 10 * RATE_LIMIT_WINDOW_MS);
-        sweepRateLimitWindows(opts.sql, before).catch((err: unknown) =>
-          opts.log.warn({ err }, 'rate-limit sweep failed')
-        );
-      }, RATE_LIMIT_WINDOW_MS);
-      sweeper.unref();
-    },
-    stop() {
-      if (sweeper !== undefined) clearInterval(sweeper);
-      sweeper = undefined;
-    },
-  };
+  /** Write back counts now (the timer does it about once a second). */
+  flush(): Promise<void>;
+  /** Stop the timers and give back all allowance held, with the last counts. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -135,8 +90,8 @@ export function rateLimitedAuthenticator(
     invalidateKeyHash: (h) => auth.invalidateKeyHash(h),
     known: (header) => auth.known(header),
     close: () => auth.close(),
-    async authenticate(header) {
-      const client = failedAuth === undefined ? '' : currentClientAddress();
+    async authenticate(header, scope) {
+      const client = failedAuth === undefined ? '' : currentClientAddress(scope);
       let principal: Principal;
       try {
         principal = failedAuth?.over(client)
@@ -153,7 +108,7 @@ export function rateLimitedAuthenticator(
       // authenticate succeeded, so the header holds a well-formed key.
       const keyHash = hashApiKey(bearerToken(header) as string);
       const state = await limiter.hit(keyHash, principal);
-      addReplyHeaders(rateLimitHeaders(state));
+      addReplyHeaders(rateLimitHeaders(state), scope);
       if (state.retryAfter !== undefined) {
         onLimited?.(principal);
         throw new HubError(

@@ -1,12 +1,13 @@
 // The /debug routes of style B4.7 (machines, definitions, actor snapshots, cluster view). Mounted
 // only when debug is enabled and an admin token is set; every call needs `Bearer <adminToken>`.
-import { HubError, UnauthenticatedError } from '../../runtime/errors/index.js';
+import { HubError, InvalidParamsError, UnauthenticatedError } from '../../runtime/errors/index.js';
 import type { DebugSource } from '../deps.js';
 import type { Logger } from '../../runtime/log/index.js';
-import { jsonReply, restErrorReply, type Reply } from '../http/reply.js';
+import { jsonReply, restErrorReply, textReply, type Reply } from '../http/reply.js';
 import { decodeParam, type RouteRequest } from '../http/request.js';
 import type { RouteHandler, RouteSpec } from '../http/route-table.js';
 import { bearerTokenCheck } from './admin-auth.js';
+import { builtInDocs } from './route-docs.js';
 
 export interface DebugRoutesOptions {
   readonly debug: DebugSource;
@@ -35,11 +36,13 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
     {
       method: 'GET',
       pattern: '/debug/machines',
+      doc: builtInDocs.machines,
       handler: guarded(() => jsonReply(200, { machines: debug.machineIds() })),
     },
     {
       method: 'GET',
       pattern: '/debug/machines/:id',
+      doc: builtInDocs.machine,
       handler: guarded((req) => {
         const id = decodeParam(req.params['id'] ?? '');
         const definition = debug.machineDefinition(id);
@@ -49,8 +52,27 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
       }),
     },
     {
+      // ?format=mermaid (default; GitHub and most Markdown viewers draw it) or dot (Graphviz).
+      method: 'GET',
+      pattern: '/debug/machines/:id/graph',
+      doc: builtInDocs.machineGraph,
+      handler: guarded((req) => {
+        const id = decodeParam(req.params['id'] ?? '');
+        const format = new URLSearchParams(req.query).get('format') ?? 'mermaid';
+        if (format !== 'mermaid' && format !== 'dot') {
+          throw new InvalidParamsError('format', 'must be "mermaid" or "dot"');
+        }
+        const graph = debug.machineGraph?.(id, format);
+        if (graph === undefined)
+          throw new HubError('NOT_FOUND', `No machine "${id}" is registered`);
+        const type = format === 'dot' ? 'text/vnd.graphviz' : 'text/vnd.mermaid';
+        return textReply(200, graph, `${type}; charset=utf-8`);
+      }),
+    },
+    {
       method: 'GET',
       pattern: '/debug/actors/:systemId',
+      doc: builtInDocs.actor,
       handler: guarded(async (req) => {
         const systemId = decodeParam(req.params['systemId'] ?? '');
         const snapshot = await debug.actorSnapshot(systemId);
@@ -63,6 +85,7 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
     {
       method: 'GET',
       pattern: '/debug/queues/:agentId',
+      doc: builtInDocs.queue,
       handler: guarded(async (req) => {
         const agentId = decodeParam(req.params['agentId'] ?? '');
         const queue = await debug.queue?.(agentId);
@@ -73,6 +96,7 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
     {
       method: 'GET',
       pattern: '/debug/cluster',
+      doc: builtInDocs.cluster,
       handler: guarded(async () => jsonReply(200, await debug.cluster())),
     },
   ];

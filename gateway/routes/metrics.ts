@@ -7,6 +7,7 @@ import type { HubMetrics } from '../../runtime/metrics/index.js';
 import { restErrorReply, textReply } from '../http/reply.js';
 import type { RouteSpec } from '../http/route-table.js';
 import { bearerTokenCheck } from './admin-auth.js';
+import { builtInDocs } from './route-docs.js';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer realm="burrow-metrics"' };
 
@@ -24,6 +25,7 @@ export function metricsRoute(
   return {
     method: 'GET',
     pattern: '/metrics',
+    doc: builtInDocs.metrics,
     handler: async (req) =>
       authorized(req.headers.authorization)
         ? textReply(200, await registry.metrics(), registry.contentType, {

@@ -6,8 +6,14 @@ import { createMetrics } from '../../runtime/metrics/index.js';
 import type { RpcContext, RpcHandler } from '../deps.js';
 import { capturingLogger } from '../test-gateway.js';
 import { dispatchRpc } from './dispatch.js';
+import { RequestScope } from '../http/index.js';
 
-const ctx: RpcContext = { requestId: 'req-9', headers: {}, path: '/a2a' };
+const ctx: RpcContext = {
+  requestId: 'req-9',
+  headers: {},
+  path: '/a2a',
+  scope: new RequestScope(),
+};
 const JSON_CT = 'application/json';
 
 function setup(handlers: Record<string, RpcHandler>) {

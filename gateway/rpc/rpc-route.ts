@@ -4,12 +4,14 @@ import type { RpcContext, RpcHandler } from '../deps.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import type { RouteSpec } from '../http/route-table.js';
+import type { RouteDoc } from '../http/route-doc.js';
 import { HubError } from '../../runtime/errors/index.js';
 import { dispatchRpc, rpcErrorReply, RPC_METHOD_INVALID } from './dispatch.js';
 
 export interface RpcRouteOptions {
   /** uWS pattern, e.g. '/a2a' or '/agents/:agentId/a2a'. */
   readonly pattern: string;
+  readonly doc: RouteDoc;
   readonly handlers: ReadonlyMap<string, RpcHandler>;
   readonly log: Logger;
   readonly metrics: HubMetrics;
@@ -27,6 +29,7 @@ export function rpcRoute(opts: RpcRouteOptions, defaultLimitBytes?: number): Rou
   return {
     method: 'POST',
     pattern: opts.pattern,
+    doc: opts.doc,
     body: large
       ? { limitBytes: large.limitBytes }
       : limit === undefined
@@ -48,7 +51,12 @@ export function rpcRoute(opts: RpcRouteOptions, defaultLimitBytes?: number): Rou
           return rpcErrorReply(err, null, RPC_METHOD_INVALID, req.requestId, env);
         }
       }
-      const ctx: RpcContext = { requestId: req.requestId, headers: req.headers, path: req.path };
+      const ctx: RpcContext = {
+        requestId: req.requestId,
+        headers: req.headers,
+        path: req.path,
+        scope: req.scope,
+      };
       return dispatchRpc(body, req.headers['content-type'], ctx, env);
     },
   };

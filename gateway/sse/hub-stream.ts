@@ -3,14 +3,10 @@
 // hubStreamCodec's. Failures before the stream starts are ordinary JSON-RPC error responses.
 import { stripCallerEnvelope } from '../../runtime/envelope/index.js';
 import type { Logger } from '../../runtime/log/index.js';
-import {
-  SubscribeToTaskParams,
-  decodeSendMessage,
-  parseParams,
-} from '../../runtime/protocol/index.js';
+import { decodeSendMessage, readSubscribeToTaskParams } from '../../runtime/protocol/index.js';
 import type { Authenticator } from '../auth/index.js';
 import type { RpcContext, RpcHandler } from '../deps.js';
-import type { TaskService } from '../messaging/task-service.js';
+import type { TaskService } from '../../actors/index.js';
 import { hubStreamCodec } from './stream-codecs.js';
 import { parseLastEventId, taskStream } from './task-stream.js';
 
@@ -23,7 +19,7 @@ export interface HubStreamDeps {
 /** Handlers to merge into the POST /a2a table, under both method-name families. */
 export function hubStreamHandlers(d: HubStreamDeps): Map<string, RpcHandler> {
   const send: RpcHandler = async (params, ctx) => {
-    const principal = await d.auth.authenticate(ctx.headers.authorization);
+    const principal = await d.auth.authenticate(ctx.headers.authorization, ctx.scope);
     // Streaming never blocks: the stream is how the caller waits.
     const req = { ...decodeSendMessage(stripCallerEnvelope(params ?? {}), 'hub'), blocking: false };
     const first = await d.tasks.send(principal, req);
@@ -37,8 +33,8 @@ export function hubStreamHandlers(d: HubStreamDeps): Map<string, RpcHandler> {
   };
 
   const subscribe: RpcHandler = async (params, ctx) => {
-    const principal = await d.auth.authenticate(ctx.headers.authorization);
-    const { id } = parseParams(SubscribeToTaskParams, params);
+    const principal = await d.auth.authenticate(ctx.headers.authorization, ctx.scope);
+    const { id } = readSubscribeToTaskParams(params);
     const after = parseLastEventId(ctx.headers['last-event-id']);
     // Checked here so that a stranger gets a plain -32001 response, not a stream.
     await d.tasks.getForCaller(principal, id);

@@ -15,6 +15,7 @@ import {
 } from '../../infra/db/index.js';
 import { EVENT_ID_HEADER, decodeHubEvent, streams, type Bus } from '../../runtime/bus/index.js';
 import type { Logger } from '../../runtime/log/index.js';
+import type { HubMetrics } from '../../runtime/metrics/index.js';
 import {
   OutboundRefusedError,
   outboundRequest,
@@ -41,6 +42,8 @@ export interface WebhookDispatcherOptions {
   readonly perDestination?: number;
   /** Deliveries in flight at once from this node, all webhooks together. */
   readonly maxInFlight?: number;
+  /** Counts each POST by outcome. */
+  readonly metrics?: Pick<HubMetrics, 'webhookDeliveries'>;
 }
 
 export interface WebhookDispatcher {
@@ -121,6 +124,9 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
 
   const attempt = async (d: DueDelivery): Promise<void> => {
     const result = await postWebhook(d, now(), o.guard);
+    o.metrics?.webhookDeliveries.inc({
+      outcome: result.ok ? 'ok' : result.final === true ? 'refused' : 'failed',
+    });
     const at = now();
     const n = d.attempts + 1;
     const retry = result.ok || result.final === true ? null : retryAt(n, d.maxAttempts, at);

@@ -1,8 +1,11 @@
 // One authenticated agent WebSocket: writes frames without ever buffering without bound. Above
 // the high-water mark frames wait in a small outbox flushed on 'drain'; when that is full too the
 // push answers 'busy' and the caller keeps the message (nothing is dropped silently).
+// Frames pushed during one turn of the event loop are written together, corked, once the turn's
+// callbacks have run (setImmediate): outside a uWS callback every send is a system call of its
+// own, and an agent serving many senders gets several frames per turn.
 import type { WebSocket } from 'uWebSockets.js';
-import type { AgentConnection } from '../messaging/frames.js';
+import type { AgentConnection } from '../../actors/index.js';
 
 export interface SocketData {
   connId: string;
@@ -25,8 +28,22 @@ export interface BackpressureLimits {
   outboxFrames: number;
 }
 
+/** Connections with frames waiting for this turn's write, and whether that write is scheduled. */
+const waiting = new Set<UwsAgentConnection>();
+let scheduled = false;
+
+function writeWaiting(): void {
+  scheduled = false;
+  for (const c of waiting) c.writeTurn();
+  waiting.clear();
+}
+
 export class UwsAgentConnection implements AgentConnection {
   private readonly outbox: string[] = [];
+  /** Frames accepted this turn, written by writeTurn() (before the outbox: they came earlier). */
+  private turn: string[] = [];
+  /** Their size (characters: close enough to bytes for a high-water mark). */
+  private turnBytes = 0;
   closed = false;
 
   constructor(
@@ -42,17 +59,41 @@ export class UwsAgentConnection implements AgentConnection {
   push(frame: unknown): 'sent' | 'busy' {
     if (this.closed) return 'busy';
     const text = JSON.stringify(frame);
-    if (this.outbox.length > 0 || this.ws.getBufferedAmount() > this.limits.highWaterBytes) {
+    if (
+      this.outbox.length > 0 ||
+      this.ws.getBufferedAmount() + this.turnBytes > this.limits.highWaterBytes
+    ) {
       if (this.outbox.length >= this.limits.outboxFrames) return 'busy';
       this.outbox.push(text);
       return 'sent';
     }
-    this.ws.send(text, false);
+    this.turn.push(text);
+    this.turnBytes += text.length;
+    if (this.turn.length === 1) {
+      waiting.add(this);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(writeWaiting);
+      }
+    }
     return 'sent';
+  }
+
+  /** Writes the frames accepted this turn in one corked write (one system call). */
+  writeTurn(): void {
+    const frames = this.turn;
+    if (frames.length === 0) return;
+    this.turn = [];
+    this.turnBytes = 0;
+    if (this.closed) return;
+    this.ws.cork(() => {
+      for (const text of frames) this.ws.send(text, false);
+    });
   }
 
   /** Called from the socket's drain handler. */
   flush(): void {
+    this.writeTurn();
     while (this.outbox.length > 0 && !this.closed) {
       if (this.ws.getBufferedAmount() > this.limits.highWaterBytes) return;
       this.ws.send(this.outbox.shift()!, false);
@@ -72,6 +113,8 @@ export class UwsAgentConnection implements AgentConnection {
 
   close(code: number, reason: string): void {
     if (this.closed) return;
+    // What was accepted goes out before the close frame (e.g. revoke()'s auth_error).
+    this.writeTurn();
     this.closed = true;
     this.ws.end(code, reason);
   }

@@ -10,7 +10,7 @@ import {
   type Queryable,
 } from '../../infra/db/index.js';
 import type { Logger } from '../../runtime/log/index.js';
-import type { ConnectionRegistry } from '../messaging/frames.js';
+import type { ConnectionRegistry } from '../../actors/index.js';
 import { UwsAgentConnection } from './agent-connection.js';
 
 const REVOKED = 'API key revoked';

@@ -1,12 +1,17 @@
 // The agent WebSocket at /ws (decisions.md §2): Bearer auth on the upgrade, or a first
 // `{"type":"auth","token"}` frame within 5 s; `welcome` first; then message/task_update frames
-// from the hub, task_response/ping/update_card/JSON-RPC frames from the agent.
+// from the hub, task_response/received/ping/update_card/JSON-RPC frames from the agent.
+import { VERIFIED_SIGNATURES_FIELD } from '../a2a/card-signatures.js';
 import { randomUUID } from 'node:crypto';
 import type { HttpRequest, HttpResponse, us_socket_context_t, WebSocket } from 'uWebSockets.js';
 import { z } from 'zod';
 import { HubError, ensureHubError } from '../../runtime/errors/index.js';
 import type { Logger } from '../../runtime/log/index.js';
-import { AgentCardInput, TaskRespondParams, parseParams } from '../../runtime/protocol/index.js';
+import {
+  AgentCardInput,
+  parseParams,
+  readTaskRespondParams,
+} from '../../runtime/protocol/index.js';
 import {
   hashApiKey,
   updateAgentCard,
@@ -14,15 +19,15 @@ import {
   type Queryable,
 } from '../../infra/db/index.js';
 import { bearerToken, type Authenticator } from '../auth/index.js';
-import { withReplyHeaders } from '../http/index.js';
+import { RequestScope } from '../http/index.js';
 import { nestsDeeperThan, tooDeepError, tooDeepPath } from '../http/json-depth.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { toRpcError } from '../rpc/index.js';
 import { invoke, lookupMethod, type HubMethod } from '../a2a/hub-methods.js';
-import type { AgentDirectory } from '../messaging/directory.js';
-import type { ConnectionRegistry } from '../messaging/frames.js';
-import type { Presence } from '../messaging/presence.js';
-import type { TaskService } from '../messaging/task-service.js';
+import type { AgentDirectory } from '../../actors/index.js';
+import type { ConnectionRegistry } from '../../actors/index.js';
+import type { Presence } from '../../actors/index.js';
+import type { TaskService } from '../../actors/index.js';
 import {
   UwsAgentConnection,
   type BackpressureLimits,
@@ -46,6 +51,8 @@ export interface WsDeps {
   /** Called after `welcome` (the offline queue drains from here). */
   onOnline?: (agentId: string) => void;
   authTimeoutMs?: number;
+  /** Checks the signatures of a card an agent sends (update_card) and records the outcome. */
+  verifyCard?: (card: unknown) => Promise<unknown>;
 }
 
 /** The update_card frame: errors name the card's fields as `agentCard.<field>`. */
@@ -126,8 +133,8 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     const data = ws.getUserData();
     const mark = d.revoker?.mark();
     try {
-      // In a request scope carrying the peer's address: wrong keys count as failed logins.
-      const p = asAgent(await withReplyHeaders({}, () => d.auth.authenticate(header), data.client));
+      // In a scope carrying the peer's address: wrong keys count as failed logins.
+      const p = asAgent(await d.auth.authenticate(header, new RequestScope(data.client)));
       clearTimeout(data.authTimer);
       if (data.closed) return;
       const conn = admit(ws, p, hashApiKey(bearerToken(header) ?? ''));
@@ -198,7 +205,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       case 'task_response': {
         const taskId = typeof frame.taskId === 'string' ? frame.taskId : undefined;
         try {
-          await d.tasks.respond(principal, parseParams(TaskRespondParams, frame));
+          await d.tasks.respond(principal, readTaskRespondParams(frame));
         } catch (err) {
           const e = ensureHubError(err);
           if (e.code === 'INTERNAL') d.log.error({ err, taskId }, 'task_response failed');
@@ -210,9 +217,35 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         }
         return;
       }
+      case 'received': {
+        // Optional (issue 30): the agent has the message frame of this task. Never answered.
+        if (typeof frame.taskId !== 'string' || frame.taskId === '') {
+          send(ws, {
+            type: 'error',
+            error: 'INVALID_PARAMS',
+            message: 'taskId: required (the task of the message received)',
+            field: 'taskId',
+            ...echoId(frame),
+          });
+          return;
+        }
+        try {
+          d.tasks.received(principal, frame.taskId);
+        } catch {
+          // Not a task id of this hub: nothing was pushed, nothing to record.
+        }
+        return;
+      }
       case 'update_card': {
         try {
-          const { agentCard } = parseParams(UpdateCardFrame, frame);
+          const parsed = parseParams(UpdateCardFrame, frame).agentCard;
+          // Signatures cover the card as the agent sent it, before defaults are filled in.
+          const checked = d.verifyCard
+            ? ((await d.verifyCard(frame.agentCard)) as Record<string, unknown>)
+            : undefined;
+          const verified = checked?.[VERIFIED_SIGNATURES_FIELD];
+          const agentCard =
+            verified !== undefined ? { ...parsed, [VERIFIED_SIGNATURES_FIELD]: verified } : parsed;
           await updateAgentCard(d.sql, conn.agentId, agentCard);
           d.directory.announce(conn.agentId);
           send(ws, { type: 'card_updated', agentCard, ...echoId(frame) });

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from '../../runtime/config/index
 import { UnavailableError, isHubError } from '../../runtime/errors/index.js';
 import { createDb, ensureDatabase, migrate, type Db } from '../db/index.js';
 import { createGeocoder } from '../geo/index.js';
+import { runMcpStdio } from '../mcp/index.js';
 import {
   buildProgram,
   createNatsNotifier,
@@ -58,6 +59,12 @@ async function main(argv: readonly string[]): Promise<number> {
     fetchCard: (url) => fetchAgentCard(url, { timeoutMs: CARD_TIMEOUT_MS }),
     geocoder: createGeocoder(config.geocoder),
     io,
+    hub: { defaultUrl: config.mcp.hubUrl, defaultKey: config.mcp.apiKey },
+    mcp: {
+      defaultUrl: config.mcp.hubUrl,
+      defaultKey: config.mcp.apiKey,
+      serve: (opts) => runMcpStdio({ ...opts, version: packageVersion() }),
+    },
   };
 
   try {
@@ -66,6 +73,15 @@ async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     // Commander printed its own message (usage error) or the help/version text already.
     if (err instanceof CommanderError) return err.exitCode;
+    if (argv.includes('--json')) {
+      // Scripts that asked for JSON get the error as JSON too: the catalog's code and the message.
+      // The hub's own errors, the SDK's (a refusal over HTTP) and system ones all carry a code.
+      const own = (err as { code?: unknown }).code;
+      const code = isHubError(err) ? err.code : typeof own === 'string' ? own : 'INTERNAL';
+      const message = err instanceof Error ? err.message : String(err);
+      io.err(JSON.stringify({ error: { code, message } }));
+      return 1;
+    }
     io.err(`burrow: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {

@@ -14,8 +14,17 @@ try {
   }
   throw err;
 }
-const log = createLogger({ level: config.logLevel, nodeId: config.nodeId });
-log.info({ config: redactedConfig(config) }, 'starting');
+const log = createLogger({
+  level: config.logLevel,
+  nodeId: config.nodeId,
+  format: config.logFormat,
+});
+// The whole configuration is one line for collectors; people get it at debug level.
+if (config.logFormat === 'json') log.info({ config: redactedConfig(config) }, 'starting');
+else {
+  log.info(`starting burrow node ${config.nodeId} (LOG_FORMAT=json for JSON lines)`);
+  log.debug({ config: redactedConfig(config) }, 'configuration');
+}
 
 try {
   const hub = await startHub(config, log);
@@ -41,6 +50,12 @@ try {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 } catch (err) {
+  // A dependency that cannot be reached or a port that cannot be bound: one line naming the
+  // setting, as for a bad configuration; anything else is a bug, with its stack.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`burrow: ${err.message}\n`);
+    process.exit(1);
+  }
   log.fatal({ err }, 'start-up failed');
   process.exit(1);
 }

@@ -2,50 +2,63 @@
 // partition ownership, the actor host, the gateway) and returns a handle that stops it cleanly.
 // infra/bin/hub.ts runs it as a process; tests start several in one process.
 import type postgres from 'postgres';
-import type { Config } from '../../runtime/config/index.js';
+import { ConfigError, type Config } from '../../runtime/config/index.js';
+import { redactedUrl, unreachable } from './startup-errors.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { createMetrics, type HubMetrics } from '../../runtime/metrics/index.js';
 import { connectBus, decodeJson, provision, subjects, type Bus } from '../../runtime/bus/index.js';
 import { Membership, PartitionManager, composeHandlers } from '../../runtime/cluster/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
-import { EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
+import { CardSigner, EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
-import { MachineRegistry } from '../../runtime/inspect/index.js';
+import { ActorInspection, MachineRegistry } from '../../runtime/inspect/index.js';
 import { createOutboundGuard } from '../../runtime/net/index.js';
 import { createActor, fromPromise } from 'xstate';
 import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
 import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
-import { createAuthenticator } from '../../gateway/auth/index.js';
+import { createAuthenticator, scopedAuthenticator } from '../../gateway/auth/index.js';
 import {
   hubMethods,
   httpHandlers,
+  meMethod,
   largeAgentRequests,
   type HubMethod,
 } from '../../gateway/a2a/index.js';
 import {
   AgentDirectory,
+  SpendingGate,
   ConnectionRegistry,
   FrameRouter,
   Presence,
   QueueService,
   TaskIndexWriter,
+  TASK_INDEX_LAG_MS,
   TaskService,
   createTaskLister,
   createOfficialHub,
-} from '../../gateway/messaging/index.js';
+} from '../../actors/index.js';
 import { SocketRevoker, wsRoutes } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
 import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
-import { cardRoutes } from '../../gateway/a2a/cards-routes.js';
+import { CardRenderer, cardRoutes } from '../../gateway/a2a/cards-routes.js';
+import { a2aDocs } from '../../gateway/a2a/route-docs.js';
+import { verifyRegisteredCard } from '../../gateway/a2a/card-signatures.js';
+import { PushConfigs, PushSigner, createPusher } from '../../gateway/push/index.js';
 import { agentSettingsRoutes, queueSettingsFields } from '../../gateway/api/agents-routes.js';
 import {
   agentsAdminRoutes,
   alertsRoutes,
   createOutboxRelay,
   creditsRoutes,
+  tasksRoutes,
+  budgetsRoutes,
+  keysRoutes,
+  tenantsRoutes,
   usageRoutes,
+  whoamiRoute,
   webhooksRoutes,
 } from '../../gateway/manage/index.js';
+import { dashboardRoutes } from '../../gateway/dashboard/index.js';
 import { WebhookInterest, createWebhookDispatcher } from '../../gateway/webhooks/index.js';
 import {
   createFailedAuthLimiter,
@@ -61,6 +74,10 @@ import {
   UsageCounts,
 } from '../../gateway/discover/index.js';
 import { createGeocoder } from '../geo/index.js';
+import { McpHttpSessions } from '../mcp/index.js';
+import { mcpRoutes } from '../../gateway/mcp/index.js';
+import { SecretBox, workspaceMethods, workspaceRoutes } from '../../gateway/workspaces/index.js';
+import { accessGranted, accessRoutes, grantedAgents } from '../../gateway/access/index.js';
 import { createEmbedder } from '../embed/index.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import { startInboundMail } from '../../agents/postie/inbound.js';
@@ -88,6 +105,8 @@ export interface Hub {
   readonly queues: QueueService;
   /** The port postie's inbound SMTP listener is bound to (SMTP_LISTEN_PORT, or the one picked for 0). */
   readonly smtpPort: number | undefined;
+  /** "METHOD pattern" of every route the gateway mounts. */
+  routes(): string[];
   /** Graceful stop: stop accepting, finish in-flight work, hand partitions over, close connections. */
   stop(): Promise<void>;
 }
@@ -95,22 +114,34 @@ export interface Hub {
 export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const metrics = createMetrics({ nodeId: config.nodeId, perAgent: config.metricsPerAgent });
   const registry = new MachineRegistry();
+  const inspection = new ActorInspection();
 
-  await ensureDatabase(config.databaseUrl);
-  const sql = createDb(config.databaseUrl, { log, max: config.databasePoolSize });
-  const { applied } = await migrate(sql, { log });
-  if (applied.length) log.info({ applied }, 'migrations applied');
-  const liveDirectory = config.directoryInMemory
-    ? new LiveDirectory(sql, log.child({ component: 'directory' }))
-    : undefined;
-  liveDirectory?.start();
-
+  // Both dependencies are reached before anything is changed in either: a hub that cannot reach
+  // NATS does not first create a database and migrate it.
   const bus = await connectBus({
     servers: config.natsServers,
     name: `burrow-${config.nodeId}`,
     replicas: config.natsReplicas,
     log,
+  }).catch((err: unknown) => {
+    throw unreachable('NATS', config.natsServers.join(', '), 'NATS_URL', err);
   });
+  await ensureDatabase(config.databaseUrl).catch(async (err: unknown) => {
+    await bus.close();
+    throw unreachable('PostgreSQL', redactedUrl(config.databaseUrl), 'DATABASE_URL', err);
+  });
+  const sql = createDb(config.databaseUrl, { log, max: config.databasePoolSize });
+  const { applied } = await migrate(sql, { log });
+  if (applied.length) log.debug({ applied }, 'migrations applied');
+  log.info(
+    applied.length
+      ? `database: ${applied.length} migrations applied`
+      : 'database: schema up to date'
+  );
+  const liveDirectory = config.directoryInMemory
+    ? new LiveDirectory(sql, log.child({ component: 'directory' }))
+    : undefined;
+  liveDirectory?.start();
   const topology = {
     partitions: config.partitions,
     replicas: config.natsReplicas,
@@ -133,6 +164,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     log: log.child({ component: 'host' }),
     metrics,
     registry,
+    inspection,
   });
   host.define('task', taskMachine);
   // Queue and cleanup actors are not hosted (their durable state is the queued messages themselves);
@@ -170,8 +202,21 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     sql,
     log: log.child({ component: 'webhooks' }),
     guard: outbound,
+    metrics,
   });
   await webhooks.start(bus);
+  // A2A push notifications: configs and delivery progress in PostgreSQL, the updates themselves
+  // from the tasks index; signed with the envelope key (issue 27).
+  const pusher = createPusher({
+    sql,
+    guard: outbound,
+    signer: new PushSigner(keys[0]!, config.publicUrl),
+    log: log.child({ component: 'push' }),
+  });
+  pusher.start();
+  const pushConfigs = new PushConfigs({ sql, guard: outbound, wake: () => pusher.wake() });
+  const hubKeysUrl = `${config.publicUrl.replace(/\/+$/, '')}/.well-known/hub-keys.json`;
+  const cards = new CardRenderer(config.publicUrl, new CardSigner(keys[0]!, hubKeysUrl));
   const webhookInterest = new WebhookInterest({
     sql,
     bus,
@@ -191,7 +236,24 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   const directory = new AgentDirectory(sql, bus);
   directory.start();
   directory.onChanged((agentId) => auth.invalidateAgent(agentId));
+  // Each route family demands its key scope (issue 28); admin keys hold every scope.
+  const messagesAuth = scopedAuthenticator(auth, 'messages');
+  const manageAuth = scopedAuthenticator(auth, 'manage');
   const conns = new ConnectionRegistry();
+  bus.publishes.onAcked((s) => metrics.publishSeconds.observe(s));
+  metrics.onCollect(() => {
+    metrics.wsConnections.set(conns.size);
+    let frames = 0;
+    let backedUp = 0;
+    for (const c of conns.all()) {
+      const n = c.backlog ?? 0;
+      frames += n;
+      if (n > 0) backedUp++;
+    }
+    metrics.wsOutboxFrames.set(frames);
+    metrics.wsBackedUp.set(backedUp);
+    metrics.publishPendingAcks.set(bus.publishes.pendingAcks);
+  });
   // Open sockets meet a revoked key too, not only new requests.
   const revoker = new SocketRevoker(conns, sql, log.child({ component: 'ws' }));
   directory.onChanged((agentId) => revoker.agentChanged(agentId));
@@ -270,7 +332,11 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   queues.start();
   presence.onChange((agentId, entry) => queues.presenceChanged(agentId, entry !== undefined));
   const taskIndex = new TaskIndexWriter(sql, log.child({ component: 'task-index' }), metrics);
+  // Sends refused while a spending budget is used up (issue 28), from a per-node cache.
+  const spending = new SpendingGate(sql, bus);
+  spending.start();
   const tasks = new TaskService({
+    spending,
     host,
     queues,
     httpTimeoutMs: config.httpAgentTimeoutMs,
@@ -285,11 +351,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     liveNodes: () => membership.liveNodeIds(),
     eventInterest: webhookInterest,
     metrics,
-    // The index trails the log by its flush interval: a reply by contextId right after the first
-    // message would miss it, so a miss flushes this node's pending rows and looks again.
+    // The index trails the log (an open task's row is held up to TASK_INDEX_LAG_MS): a reply by
+    // contextId right after the first message would miss it, so a miss flushes this node's
+    // pending rows and looks again, and once more after the lag, in case another node owns it.
+    accessGranted: accessGranted(sql),
     contextPeer: async (contextId, agentId) =>
       (await contextPeer(sql, contextId, agentId)) ??
-      (await taskIndex.flush().then(() => contextPeer(sql, contextId, agentId))),
+      (await taskIndex.flush().then(() => contextPeer(sql, contextId, agentId))) ??
+      (await new Promise((r) => setTimeout(r, TASK_INDEX_LAG_MS)).then(() =>
+        contextPeer(sql, contextId, agentId)
+      )),
   });
   membership.onChange(() => tasks.nodesChanged());
   const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
@@ -320,6 +391,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     partitions: config.partitions,
     lockInactiveMs: config.lockInactiveMs,
     tickMs: config.heartbeatMs,
+    compaction: config.logCompaction,
     handler: composeHandlers(host, queues),
     log: log.child({ component: 'partitions' }),
     metrics,
@@ -338,19 +410,46 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       bus.ping(config.healthCheckTimeoutMs),
       pingPostgres(sql, config.healthCheckTimeoutMs),
     ]);
-    return { nats: nats ? 'ok' : 'down', postgres: pg ? 'ok' : 'down' };
+    return {
+      nats: nats ? 'ok' : 'down',
+      postgres: pg ? 'ok' : 'down',
+      optional: { smtpInbound: inboundMail.port === undefined ? 'down' : 'ok' },
+    };
   };
 
   const lister = createTaskLister(sql);
   // One set of directory queries (and kept answers) for the REST routes and the vendor methods.
   const discovery = discoverQueries({ sql, usage: new UsageCounts(sql), live: liveDirectory });
+  const secretBox = new SecretBox(config.workspaceSecretKey);
+  if (secretBox.isDevelopmentKey) {
+    log.warn(
+      'WORKSPACE_SECRET_KEY is not set: workspace secrets are encrypted with the development key, ' +
+        'which anyone with the source can derive; set it (openssl rand -hex 32) before real use'
+    );
+  }
+  const workspaces = {
+    sql,
+    directory,
+    embedder: agentServices.embedder,
+    box: secretBox,
+    granted: accessGranted(sql),
+  };
   const methods = new Map<string, HubMethod>([
-    ...hubMethods(tasks, lister),
-    ...vendorMethods(discovery),
+    ...hubMethods(tasks, lister, pushConfigs),
+    ...vendorMethods(discovery, grantedAgents(sql)),
+    ...meMethod(directory),
+    ...workspaceMethods(workspaces),
   ]);
+  // The MCP endpoint's sessions call this node's own public API, as any client of it would.
+  let selfUrl = '';
+  const mcpSessions = new McpHttpSessions({
+    hubUrl: () => selfUrl,
+    idleMs: config.mcp.sessionIdleMs,
+    maxSessions: config.mcp.maxSessions,
+  });
   const rpc = new Map([
-    ...httpHandlers(methods, auth),
-    ...hubStreamHandlers({ tasks, auth, log: log.child({ component: 'sse' }) }),
+    ...httpHandlers(methods, messagesAuth),
+    ...hubStreamHandlers({ tasks, auth: messagesAuth, log: log.child({ component: 'sse' }) }),
   ]);
   const gateway: Gateway = createGateway(
     {
@@ -368,10 +467,20 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       debug: {
         machineIds: () => registry.ids(),
         machineDefinition: (id) => registry.definition(id),
+        machineGraph: (id, format) => registry.graph(id, format),
         actorSnapshot: (systemId) => host.lookup(systemId),
         queue: async (agentId) => {
           const agent = await directory.get(agentId);
           return agent ? queues.inspect(agent.tenantId, agent.id) : undefined;
+        },
+        inspect: {
+          kinds: () => host.kindNames(),
+          watch: (filter, send) => {
+            // Registered first, so nothing between the announcement and the watch is missed.
+            const stop = inspection.watch(filter, send);
+            host.announceLive(filter, send);
+            return stop;
+          },
         },
         cluster: () =>
           Promise.resolve({
@@ -388,7 +497,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     {
       routes: [
         wsRoutes({
-          auth,
+          auth: messagesAuth,
           tasks,
           methods,
           conns,
@@ -400,21 +509,46 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           // Queues owned here wake at once; other owners learn it from the presence bucket.
           onOnline: (agentId) => queues.presenceChanged(agentId, true),
           revoker,
+          verifyCard: (card) => verifyRegisteredCard(card, outbound),
         }),
-        standardRoutes({ tasks, lister, directory, auth }),
-        cardRoutes({ directory, auth }),
+        standardRoutes({
+          tasks,
+          lister,
+          directory,
+          auth: messagesAuth,
+          push: pushConfigs,
+          extendedCard: (agent, dialect) => cards.extendedCard(agent, dialect),
+          accessGranted: accessGranted(sql),
+        }),
+        cardRoutes({ directory, auth, cards }),
         agentSettingsRoutes({
           sql,
-          auth,
+          auth: manageAuth,
           directory,
           fields: {
             ...queueSettingsFields,
             ...directorySettingsFields(createGeocoder(config.geocoder)),
           },
         }),
-        discoverRoutes({ sql, auth, queries: discovery }),
-        agentsAdminRoutes({ sql, auth, directory, guard: outbound }),
+        discoverRoutes({ sql, auth: scopedAuthenticator(auth, 'discovery'), queries: discovery }),
+        keysRoutes({ sql, auth: manageAuth, directory, bus }),
+        whoamiRoute({ sql, auth }),
+        tenantsRoutes({ sql, adminToken: config.adminToken }),
+        agentsAdminRoutes({
+          sql,
+          auth,
+          directory,
+          guard: outbound,
+          live: {
+            isOnline: (agentId) => presence.isOnline(agentId),
+            queueDepth: async (tenantId, agentId) =>
+              (await queues.inspect(tenantId, agentId)).pending,
+          },
+        }),
+        tasksRoutes({ sql, auth, tasks }),
+        dashboardRoutes(),
         creditsRoutes({ sql, auth, relay: outboxRelay }),
+        budgetsRoutes({ sql, auth, announce: (t) => spending.announce(t) }),
         webhooksRoutes({
           sql,
           auth,
@@ -422,6 +556,9 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           changed: (tenantId) => webhookInterest.announce(tenantId),
         }),
         usageRoutes({ sql, auth }),
+        workspaceRoutes({ ...workspaces, auth }),
+        accessRoutes({ sql, auth }),
+        mcpRoutes({ auth: messagesAuth, endpoint: mcpSessions }),
         alertsRoutes({
           sql,
           auth,
@@ -433,6 +570,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
           table.add({
             method: 'GET',
             pattern: '/.well-known/hub-keys.json',
+            doc: a2aDocs.hubKeys,
             handler: () =>
               jsonReply(200, JSON.parse(body) as unknown, {
                 'cache-control': 'public, max-age=300',
@@ -442,8 +580,20 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       ],
     }
   );
-  const port = await gateway.listen();
-  log.info({ port, nodeId: config.nodeId, publicUrl: config.publicUrl }, 'hub listening');
+  const port = await gateway.listen().catch((err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      `cannot listen on ${config.host}:${config.port} (PORT): ${code ?? 'taken, or not ours to bind'}; ` +
+        'set PORT to a free port',
+      ['PORT']
+    );
+  });
+  selfUrl = loopbackUrl(config.host, port);
+  log.info(
+    { port, nodeId: config.nodeId, publicUrl: config.publicUrl },
+    `listening on ${config.publicUrl}: ${officialAgents.length} official agents, ` +
+      `${config.partitions} partitions, node ${config.nodeId}`
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -455,6 +605,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         c.close(1001, 'hub node shutting down');
         await presence.disconnected(c.agentId, c.connId);
       }
+      await mcpSessions.close();
       await gateway.drain(Math.floor(config.shutdownTimeoutMs / 2));
       await inboundMail.stop();
       await Promise.all(pools.map((p) => p.stop()));
@@ -467,13 +618,15 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       queues.stop();
       presence.stop();
       directory.stop();
+      spending.stop();
       liveDirectory?.close();
       keyRevocations.unsubscribe();
       revoker.stop();
       auth.close();
-      rateLimiter.stop();
+      await rateLimiter.stop();
       await outboxRelay.stop();
       await webhooks.stop();
+      await pusher.stop();
       webhookInterest.stop();
       await membership.stop();
       gateway.close();
@@ -496,8 +649,16 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     presence,
     queues,
     smtpPort: inboundMail.port,
+    routes: () => gateway.routes(),
     stop,
   };
+}
+
+/** This node's own address, reachable from itself whatever interface HOST binds. */
+function loopbackUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  if (host === '::' || host === '::1') return `http://[::1]:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 async function pingPostgres(sql: postgres.Sql, timeoutMs: number): Promise<boolean> {

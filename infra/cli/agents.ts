@@ -1,6 +1,6 @@
-// `burrow agents create|list|update|feature|delete`: registering agents (key shown once), their
-// settings (interface-spec "Agent settings"), the directory's featured list, and telling running
-// hub nodes when cached state changed.
+// `burrow agents create|list|update|alias|email|feature|delete`: registering agents (key shown
+// once), their settings (interface-spec "Agent settings"), alias and email (issue 28), the
+// directory's featured list, and telling running hub nodes when cached state changed.
 // `location:<address>` tags are geocoded as PATCH /api/agents/:agentId does: an address that
 // names no place fails the command naming the tag, and nothing is saved.
 import { InvalidArgumentError, type Command } from 'commander';
@@ -24,9 +24,11 @@ import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { CliContext } from './context.js';
 import { printJson, printTable } from './output.js';
 import { requireTenant } from './resolve.js';
+import { createRemote, listRemote, updateRemote } from './agents-remote.js';
+import { tenantRequired } from './remote.js';
 
-interface CreateOptions {
-  tenant: string;
+export interface CreateOptions {
+  tenant?: string;
   name: string;
   url?: string;
   public: boolean;
@@ -42,6 +44,7 @@ interface UpdateOptions {
   agent: string;
   public?: boolean;
   private?: boolean;
+  unlisted?: boolean;
   description?: string;
   category?: string;
   tag?: string[];
@@ -57,7 +60,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
   agents
     .command('create')
     .description('register an agent and issue its API key (shown once)')
-    .requiredOption('--tenant <tenant>', 'owning tenant, by id or slug')
+    .option('--tenant <tenant>', 'owning tenant, by id or slug (not with --url)')
     .requiredOption('--name <name>', 'agent name')
     .option('--url <url>', 'endpoint of an HTTP (webhook) agent; its card is fetched from it')
     .option('--public', 'let any authenticated agent message it (default: private)', false)
@@ -68,8 +71,9 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--skip-card', 'register an HTTP agent without fetching its card', false)
     .option('--json', 'print {"agentId","apiKey","webhookSecret"?} as JSON', false)
     .action(async (opts: CreateOptions) => {
+      if (ctx.remote) return createRemote(ctx, ctx.remote, opts);
       const db = await ctx.db();
-      const tenant = await requireTenant(db, opts.tenant);
+      const tenant = await requireTenant(db, tenantRequired(opts.tenant));
       // Before anything is written: an unreachable agent or an unknown place leaves no
       // half-registered record.
       const locations = await geocodeLocationTags(ctx.geocoder, validateTags(opts.tag));
@@ -108,11 +112,12 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
   agents
     .command('list')
     .description("list a tenant's agents")
-    .requiredOption('--tenant <tenant>', 'tenant id or slug')
+    .option('--tenant <tenant>', 'tenant id or slug (not with --url)')
     .option('--json', 'print a JSON array', false)
-    .action(async (opts: { tenant: string; json: boolean }) => {
+    .action(async (opts: { tenant?: string; json: boolean }) => {
+      if (ctx.remote) return listRemote(ctx, ctx.remote, opts);
       const db = await ctx.db();
-      const tenant = await requireTenant(db, opts.tenant);
+      const tenant = await requireTenant(db, tenantRequired(opts.tenant));
       const all = await listAgents(db, tenant.id);
       if (opts.json) {
         printJson(ctx.io, all.map(summary));
@@ -131,6 +136,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--agent <agentId>', 'agent id')
     .option('--public', 'make it public')
     .option('--private', 'make it private')
+    .option('--unlisted', 'anyone may message it by id; searches leave it out')
     .option('--description <text>', 'description')
     .option('--category <category>', 'category ("" clears it)')
     .option('--tag <tag>', 'replace the tags with these (repeatable)', collect)
@@ -140,6 +146,7 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print the updated agent as JSON', false)
     .action(async (opts: UpdateOptions) => {
       const patch = settingsPatch(opts);
+      if (ctx.remote) return updateRemote(ctx, ctx.remote, opts.agent, patch, opts.json);
       if (patch.tags !== undefined) {
         patch.locations = await geocodeLocationTags(ctx.geocoder, validateTags(patch.tags));
       }
@@ -149,6 +156,41 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
       ]);
       if (opts.json) printJson(ctx.io, details(agent));
       else ctx.io.out(`updated agent ${agent.id}`);
+    });
+
+  agents
+    .command('alias <agentId> <alias>')
+    .description(
+      'rename the alias ("-" removes it); mail to the old address is delivered 30 more days'
+    )
+    .option('--json', 'print the updated agent as JSON', false)
+    .action(async (agentId: string, alias: string, opts: { json: boolean }) => {
+      const agent = await updateAgentSettings(await ctx.db(), agentId, {
+        alias: alias === '-' ? null : alias,
+      });
+      await ctx.notify([
+        { subject: subjects.agentChanged(agent.id), payload: { agentId: agent.id } },
+      ]);
+      if (opts.json) printJson(ctx.io, details(agent));
+      else ctx.io.out(`agent ${agent.id} alias: ${agent.alias ?? '(none)'}`);
+    });
+
+  agents
+    .command('email <agentId> <onOrOff>')
+    .description("turn an agent's email address on or off (off: its mail bounces)")
+    .option('--json', 'print the updated agent as JSON', false)
+    .action(async (agentId: string, onOrOff: string, opts: { json: boolean }) => {
+      if (onOrOff !== 'on' && onOrOff !== 'off') {
+        throw new InvalidParamsError('emailEnabled', 'say "on" or "off"');
+      }
+      const agent = await updateAgentSettings(await ctx.db(), agentId, {
+        emailEnabled: onOrOff === 'on',
+      });
+      await ctx.notify([
+        { subject: subjects.agentChanged(agent.id), payload: { agentId: agent.id } },
+      ]);
+      if (opts.json) printJson(ctx.io, details(agent));
+      else ctx.io.out(`agent ${agent.id} email: ${agent.emailEnabled ? 'on' : 'off'}`);
     });
 
   agents
@@ -174,6 +216,12 @@ export function registerAgentCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--agent <agentId>', 'agent id')
     .option('--json', 'print {"agentId","deleted"} as JSON', false)
     .action(async (opts: { agent: string; json: boolean }) => {
+      if (ctx.remote) {
+        const r = await ctx.remote.call('DELETE', `/api/agents/${encodeURIComponent(opts.agent)}`);
+        if (opts.json) printJson(ctx.io, r);
+        else ctx.io.out(`deleted agent ${opts.agent}`);
+        return;
+      }
       const result = await softDeleteAgent(await ctx.db(), opts.agent);
       if (!result) {
         throw new HubError('AGENT_NOT_FOUND', `agent ${opts.agent} not found`);
@@ -205,8 +253,11 @@ function createWithLocations(
 }
 
 function settingsPatch(opts: UpdateOptions): AgentSettingsPatch {
-  if (opts.public && opts.private) {
-    throw new InvalidParamsError('visibility', '--public and --private exclude each other');
+  if ([opts.public, opts.private, opts.unlisted].filter(Boolean).length > 1) {
+    throw new InvalidParamsError(
+      'visibility',
+      '--public, --private and --unlisted exclude each other'
+    );
   }
   if (opts.tag !== undefined && opts.clearTags) {
     throw new InvalidParamsError('tags', '--tag and --clear-tags exclude each other');
@@ -214,6 +265,7 @@ function settingsPatch(opts: UpdateOptions): AgentSettingsPatch {
   const patch: AgentSettingsPatch = {};
   if (opts.public) patch.visibility = 'public';
   if (opts.private) patch.visibility = 'private';
+  if (opts.unlisted) patch.visibility = 'unlisted';
   if (opts.description !== undefined) patch.description = opts.description;
   if (opts.category !== undefined) patch.category = opts.category === '' ? null : opts.category;
   if (opts.tag !== undefined) patch.tags = opts.tag;
@@ -237,6 +289,7 @@ function details(a: AgentRecord) {
   return {
     ...summary(a),
     alias: a.alias,
+    emailEnabled: a.emailEnabled,
     description: a.description,
     category: a.category,
     tags: a.tags,

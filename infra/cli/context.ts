@@ -2,6 +2,7 @@
 // a best-effort notifier for other hub nodes, the card fetcher, the geocoder, and where to print.
 import type { Db } from '../db/index.js';
 import type { Geocoder } from '../geo/index.js';
+import type { RemoteHub } from './remote.js';
 
 export interface CliIo {
   /** One line of results on stdout. */
@@ -31,4 +32,28 @@ export interface CliContext {
    */
   geocoder: Geocoder;
   io: CliIo;
+  /**
+   * `burrow mcp`: the defaults (BURROW_URL, BURROW_API_KEY) and the stdio server itself; absent
+   * where no MCP server can be run (tests of the other commands).
+   */
+  /**
+   * The commands against a running hub's API (send, tasks, queue): their defaults (BURROW_URL,
+   * BURROW_API_KEY), and the fetch they use (tests may pass their own).
+   */
+  hub?: {
+    defaultUrl: string;
+    defaultKey: string | undefined;
+    fetch?: typeof globalThis.fetch;
+  };
+  /**
+   * Set by the program when `burrow --url <hub>` is given: the management commands then call the
+   * hub's API with `--key` instead of the database (and `db()` refuses).
+   */
+  remote?: RemoteHub;
+  mcp?: {
+    defaultUrl: string;
+    defaultKey: string | undefined;
+    /** Serves MCP on stdin/stdout until the client closes stdin. */
+    serve(opts: { url: string; apiKey: string }): Promise<void>;
+  };
 }

@@ -12,7 +12,18 @@ import {
 } from '../db/index.js';
 import type { CliContext } from './context.js';
 import { printJson, printTable } from './output.js';
+import { refuseTenantWithRemote, tenantRequired } from './remote.js';
 import { requireTenant } from './resolve.js';
+
+type AccountView = ReturnType<typeof view>;
+interface LedgerView {
+  id: number | string;
+  kind: string;
+  amount: number;
+  balanceAfter: number;
+  createdAt: string;
+  reason: string;
+}
 
 function view(a: CreditAccount) {
   return {
@@ -37,20 +48,26 @@ export function registerCreditCommands(program: Command, ctx: CliContext): void 
   credits
     .command('show')
     .description('balance, threshold and the latest ledger entries')
-    .requiredOption('--tenant <tenant>', 'tenant id or slug')
+    .option('--tenant <tenant>', 'tenant id or slug (not with burrow --url)')
     .option('--json', 'print the account and its ledger as JSON', false)
-    .action(async (opts: { tenant: string; json: boolean }) => {
-      const db = await ctx.db();
-      const tenant = await requireTenant(db, opts.tenant);
-      const account = await getCreditAccount(db, tenant.id);
-      const ledger = await listLedger(db, tenant.id);
-      if (opts.json) {
-        printJson(ctx.io, {
+    .action(async (opts: { tenant?: string; json: boolean }) => {
+      let shown: AccountView & { ledger: LedgerView[] };
+      if (ctx.remote) {
+        refuseTenantWithRemote(opts.tenant);
+        shown = await ctx.remote.call('GET', '/api/credits');
+      } else {
+        const db = await ctx.db();
+        const tenant = await requireTenant(db, tenantRequired(opts.tenant));
+        const account = await getCreditAccount(db, tenant.id);
+        const ledger = await listLedger(db, tenant.id);
+        shown = {
           ...view(account),
           ledger: ledger.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })),
-        });
-        return;
+        };
       }
+      if (opts.json) return printJson(ctx.io, shown);
+      const account = shown;
+      const ledger = shown.ledger;
       ctx.io.out(`balance ${account.balance} ${account.currency} minor units`);
       ctx.io.out(`low-balance threshold ${account.lowBalanceThreshold ?? '(none)'}`);
       printTable(
@@ -61,7 +78,7 @@ export function registerCreditCommands(program: Command, ctx: CliContext): void 
           e.kind,
           String(e.amount),
           String(e.balanceAfter),
-          e.createdAt.toISOString(),
+          e.createdAt,
           e.reason,
         ])
       );
@@ -70,13 +87,21 @@ export function registerCreditCommands(program: Command, ctx: CliContext): void 
   credits
     .command('purchase')
     .description('add credits (emits credits.purchased)')
-    .requiredOption('--tenant <tenant>', 'tenant id or slug')
+    .option('--tenant <tenant>', 'tenant id or slug (not with burrow --url)')
     .requiredOption('--amount <minor>', 'amount in minor units (cents), a whole number', integer)
     .option('--reason <text>', 'a note for the ledger', '')
     .option('--json', 'print the account as JSON', false)
-    .action(async (opts: { tenant: string; amount: number; reason: string; json: boolean }) => {
+    .action(async (opts: { tenant?: string; amount: number; reason: string; json: boolean }) => {
+      if (ctx.remote) {
+        refuseTenantWithRemote(opts.tenant);
+        const body = { amount: opts.amount, reason: opts.reason };
+        const a = await ctx.remote.call<AccountView>('POST', '/api/credits/purchase', body);
+        if (opts.json) printJson(ctx.io, a);
+        else ctx.io.out(`balance: ${a.balance} ${a.currency} minor units`);
+        return;
+      }
       const db = await ctx.db();
-      const tenant = await requireTenant(db, opts.tenant);
+      const tenant = await requireTenant(db, tenantRequired(opts.tenant));
       const { account } = await purchaseCredits(db, tenant.id, opts.amount, opts.reason);
       if (opts.json) printJson(ctx.io, view(account));
       else
@@ -86,16 +111,24 @@ export function registerCreditCommands(program: Command, ctx: CliContext): void 
   credits
     .command('threshold')
     .description('set the low-balance threshold (emits credits.low_balance once per crossing)')
-    .requiredOption('--tenant <tenant>', 'tenant id or slug')
+    .option('--tenant <tenant>', 'tenant id or slug (not with burrow --url)')
     .option('--amount <minor>', 'threshold in minor units (cents)', integer)
     .option('--clear', 'remove the threshold', false)
     .option('--json', 'print the account as JSON', false)
-    .action(async (opts: { tenant: string; amount?: number; clear: boolean; json: boolean }) => {
+    .action(async (opts: { tenant?: string; amount?: number; clear: boolean; json: boolean }) => {
       if ((opts.amount === undefined) === !opts.clear) {
         throw new InvalidArgumentError('give exactly one of --amount and --clear');
       }
+      if (ctx.remote) {
+        refuseTenantWithRemote(opts.tenant);
+        const body = { threshold: opts.amount ?? null };
+        const a = await ctx.remote.call<AccountView>('PUT', '/api/credits/threshold', body);
+        if (opts.json) printJson(ctx.io, a);
+        else ctx.io.out(`threshold: ${a.lowBalanceThreshold ?? '(none)'}`);
+        return;
+      }
       const db = await ctx.db();
-      const tenant = await requireTenant(db, opts.tenant);
+      const tenant = await requireTenant(db, tenantRequired(opts.tenant));
       const { account } = await setLowBalanceThreshold(db, tenant.id, opts.amount ?? null);
       if (opts.json) printJson(ctx.io, view(account));
       else ctx.io.out(`threshold of ${tenant.slug}: ${account.lowBalanceThreshold ?? '(none)'}`);

@@ -33,6 +33,15 @@ export function registerKeyCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--agent <agentId>', 'agent id')
     .option('--json', 'print {"apiKey"} as JSON', false)
     .action(async (opts: { agent: string; json: boolean }) => {
+      if (ctx.remote) {
+        const path = `/api/agents/${encodeURIComponent(opts.agent)}/keys`;
+        const r = await ctx.remote.call<{ apiKey: string; revoked: number }>('POST', path);
+        if (opts.json) return printJson(ctx.io, { apiKey: r.apiKey });
+        ctx.io.out(`new key for agent ${opts.agent} (${r.revoked} old key(s) revoked):`);
+        ctx.io.out(`  ${r.apiKey}`);
+        ctx.io.out('store it now: it is shown only once');
+        return;
+      }
       const rotated = await rotateAgentKey(await ctx.db(), opts.agent);
       await ctx.notify([
         ...rotated.revokedKeyHashes.map((keyHash) => ({

@@ -10,7 +10,13 @@ export {
   type MigrationFile,
 } from './migrate.js';
 export * from './repos/index.js';
-export { upsertTasks, listTasksFor, contextPeer, type TaskListQuery } from './repos/tasks.repo.js';
+export {
+  upsertTasks,
+  updateTasks,
+  listTasksFor,
+  contextPeer,
+  type TaskListQuery,
+} from './repos/tasks.repo.js';
 export { loadSigningKeys } from './repos/signing-keys.repo.js';
 export {
   DirectorySorts,
@@ -48,3 +54,18 @@ export {
   type RatingInput,
   type RatingResult,
 } from './repos/ratings.repo.js';
+export {
+  claimDuePushes,
+  deletePushConfig,
+  getPushConfig,
+  listPushConfigs,
+  MAX_PUSH_CONFIGS_PER_TASK,
+  putPushConfig,
+  recordPushed,
+  recordPushFailure,
+  releasePush,
+  type DuePush,
+  type NewPushConfig,
+  type PushConfigRecord,
+  type PushDialect,
+} from './repos/push-configs.repo.js';

@@ -117,7 +117,7 @@ async function applyPending(
       });
     }
     applied.push(label);
-    log.info({ migration: label }, 'migration applied');
+    log.debug({ migration: label }, 'migration applied');
   }
   return applied;
 }

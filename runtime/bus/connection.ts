@@ -44,6 +44,11 @@ export interface Bus {
   ping(timeoutMs: number): Promise<boolean>;
   /** Called after every reconnect (streams may need provisioning again on a fresh server). */
   onReconnect(fn: () => void): void;
+  /** Publishes awaiting their PubAck now, and a hook told each ack's latency (for /metrics). */
+  readonly publishes: {
+    readonly pendingAcks: number;
+    onAcked(fn: (seconds: number) => void): void;
+  };
   close(): Promise<void>;
 }
 
@@ -153,6 +158,14 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     },
     onReconnect(fn) {
       reconnectListeners.push(fn);
+    },
+    publishes: {
+      get pendingAcks() {
+        return publisher.pendingAcks;
+      },
+      onAcked(fn) {
+        publisher.onAcked = fn;
+      },
     },
     async close() {
       publisher.close();

@@ -15,6 +15,7 @@ export const HUB_EVENT_NAMES = [
   'message.failed',
   'credits.low_balance',
   'credits.purchased',
+  'spending.threshold',
 ] as const;
 export type HubEventName = (typeof HUB_EVENT_NAMES)[number];
 
@@ -37,6 +38,20 @@ export interface HubEventData {
   'message.failed': MessageRef & { error: string };
   'credits.low_balance': { currentBalance: number; threshold: number; currency: string };
   'credits.purchased': { amount: number; currency: string; balance: number };
+  /** A spending budget crossed 80% or 100% of its limit (issue 28); once per level and period. */
+  'spending.threshold': SpendingThresholdData;
+}
+
+export interface SpendingThresholdData {
+  level: 80 | 100;
+  /** `tenant`: the tenant-wide budget; `agent`: the budget of agentId. */
+  scope: 'tenant' | 'agent';
+  agentId: string | null;
+  period: 'daily' | 'monthly';
+  /** First day of the period (UTC), YYYY-MM-DD. */
+  periodStart: string;
+  limit: number;
+  spent: number;
 }
 
 /** The stored payload, which is also the webhook body. */

@@ -11,6 +11,7 @@ export {
   partitionStream,
   locksStream,
   eventsStream,
+  archiveStream,
   nodesBucket,
   presenceBucket,
   allPartitionLabels,
@@ -26,6 +27,7 @@ export {
   type HubEventData,
   type HubEventName,
   type PublishEventInput,
+  type SpendingThresholdData,
   type PublishedEvent,
 } from './events.js';
 export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';

@@ -5,6 +5,7 @@ import {
   partitionStream,
   locksStream,
   eventsStream,
+  archiveStream,
   nodesBucket,
   presenceBucket,
   allPartitionLabels,
@@ -37,6 +38,7 @@ function isNotFound(err: unknown): boolean {
 export async function provision(bus: Bus, t: Topology): Promise<void> {
   await ensureStream(bus, locksStream(t));
   await ensureStream(bus, eventsStream(t));
+  await ensureStream(bus, archiveStream(t));
   // Sequential keeps the meta leader calm on a cluster; 32 streams take well under a second on R1.
   for (const label of allPartitionLabels(t.partitions))
     await ensureStream(bus, partitionStream(label, t));

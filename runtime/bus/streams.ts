@@ -22,8 +22,9 @@ export function partitionStream(
     storage: StorageType.File,
     discard: DiscardPolicy.New,
     num_replicas: t.replicas,
-    // Only the epoch marker rolls up its subject (once per activation); actor snapshots are
-    // plain appends whose predecessors are deleted by sequence (runtime/host/actor-store.ts).
+    // Only the epoch marker rolls up its subject (once per activation); actor snapshots are plain
+    // appends, and what they supersede is removed in bulk by compaction where a purge to a sequence
+    // is safe, else deleted by sequence (runtime/cluster/partition-log.ts).
     allow_rollup_hdrs: true,
     // No max_age: snapshots of long-lived actors must not vanish; expiry is the actors' own job.
     max_age: 0,
@@ -53,6 +54,23 @@ export function eventsStream(t: Topology): Partial<StreamConfig> & { name: strin
     // A week covers a long webhook outage; older events are of no use to a receiver.
     max_age: nanos(7 * 86_400_000),
     duplicate_window: nanos(120_000),
+  };
+}
+
+/**
+ * Final snapshots of finished actors that compaction moved out of their partition's log, so that a
+ * finished task stays readable (GetTask) after its partition's log was purged. Any owner writes
+ * (a finished actor's final never changes; a second copy replaces the first).
+ */
+export function archiveStream(t: Topology): Partial<StreamConfig> & { name: string } {
+  return {
+    name: streams.archive,
+    subjects: [subjects.archiveAll],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    num_replicas: t.replicas,
+    max_msgs_per_subject: 1,
+    max_age: 0,
   };
 }
 

@@ -21,6 +21,8 @@ export const streams = {
   locks: 'HUB_LOCKS',
   /** Account events (interface-spec "Events") for webhook delivery. */
   events: 'HUB_EVENTS',
+  /** Final snapshots of finished actors, moved out of the partition logs by compaction. */
+  archive: 'HUB_ARCHIVE',
 } as const;
 
 export const buckets = {
@@ -34,19 +36,32 @@ export const subjects = {
   partitionAll: (label: string) => `hubd.${label}.>`,
   /** The fencing marker each new owner writes. */
   partitionEpoch: (label: string) => `hubd.${label}._epoch`,
-  /** One actor's snapshot (kept with Nats-Rollup: sub, so only the latest remains). */
+  /** Written by the owner right before it purges its log up to a sequence (fenced like every write). */
+  partitionCompact: (label: string) => `hubd.${label}._compact`,
+  /** One actor's snapshot (appended on every change; the newest is the actor's state). */
   actorSnapshot: (label: string, kind: string, id: string) =>
     `hubd.${label}.s.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
   actorSnapshotsAll: (label: string) => `hubd.${label}.s.>`,
+  /** A finished actor's final snapshot in HUB_ARCHIVE (one per subject), any partition. */
+  archivedActor: (kind: string, id: string) =>
+    `huba.${assertToken(kind, 'actor kind')}.${assertToken(id, 'actor id')}`,
+  archiveAll: 'huba.>',
   /** One queued message (many per subject; FIFO by stream sequence), in the recipient tenant's partition. */
   queuedMessage: (label: string, tenantId: string, recipientId: string, senderId: string) =>
     `hubd.${label}.q.${assertToken(tenantId, 'tenant id')}.${assertToken(recipientId, 'agent id')}.${assertToken(senderId, 'agent id')}`,
   queuedAll: (label: string) => `hubd.${label}.q.>`,
+  /**
+   * A queue's done record: the positions of queued messages removed since the previous one. Under
+   * queuedAll (one replay reads both) but of another shape than a message (4 tokens, not 6).
+   */
+  queueDone: (label: string) => `hubd.${label}.q._done`,
   /** Every queued message of one recipient (any sender). */
   queuedForRecipient: (label: string, tenantId: string, recipientId: string) =>
     `hubd.${label}.q.${assertToken(tenantId, 'tenant id')}.${assertToken(recipientId, 'agent id')}.*`,
   /** Broadcast by a queue's owner when a recipient's backlog appears or empties. */
   queueBacklog: 'hub.queue.backlog',
+  /** Broadcast by a node that activated a queue partition (task owners check their queued tasks). */
+  queueActivated: 'hub.queue.activated',
 
   locksAll: 'hub.lock.>',
   partitionLock: (label: string) => `hub.lock.p${label}`,
@@ -71,6 +86,9 @@ export const subjects = {
   webhooksChanged: (tenantId: string) =>
     `hub.webhooks.changed.${assertToken(tenantId, 'tenant id')}`,
   webhooksChangedAll: 'hub.webhooks.changed.*',
+  /** A tenant's spending budgets changed: nodes drop what they cached (`*`: subscribe to all). */
+  spendingChanged: (tenantId: string) =>
+    `hub.spending.changed.${tenantId === '*' ? '*' : assertToken(tenantId, 'tenant id')}`,
 
   /** A tenant's account event (`message.sent` → token `message_sent`), stored in HUB_EVENTS. */
   hubEvent: (tenantId: string, event: string) =>

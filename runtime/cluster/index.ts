@@ -6,6 +6,8 @@ export {
   FencedError,
   WriteRefusedError,
   type AppendOptions,
+  type PartitionLogOptions,
+  purgeToSequenceIsSafe,
 } from './partition-log.js';
 export {
   PartitionManager,
@@ -14,3 +16,5 @@ export {
   type HandoverReason,
 } from './partition-manager.js';
 export { composeHandlers } from './handlers.js';
+export type { LogHolder } from './log-holder.js';
+export { LogCompactor, type CompactionOptions, type CompactableLog } from './log-compactor.js';

@@ -2,6 +2,8 @@
 // Nats-Expected-Last-Sequence; every later append expects the sequence this writer last produced,
 // so once another owner writes, every append of the stale owner fails (exact on R3, nats-2.9.md §0.2).
 // Appends are pipelined: the k-th append in flight expects lastSeq + k.
+// The log is removed in bulk, never message by message on the hot path: its holders copy forward
+// what they still need and the owner purges up to a sequence (log-compactor.ts).
 // A write the server could never take (too large for max_payload, a subject no stream holds) is
 // refused before it takes a sequence: it fails alone and the log stays usable for everyone else.
 import {
@@ -13,14 +15,32 @@ import {
   type Bus,
 } from '../bus/index.js';
 import { HubError } from '../errors/index.js';
+import type { Logger } from '../log/index.js';
+import type { HubMetrics } from '../metrics/index.js';
+import type { LogHolder } from './log-holder.js';
+import { LogCompactor, type CompactionOptions } from './log-compactor.js';
 
 /** nats-server's JSErrCode for "wrong last sequence". */
 const WRONG_LAST_SEQUENCE = 10071;
 
-/** Background deletes of superseded messages in flight per partition. */
-const COMPACT_IN_FLIGHT = 16;
+/** Per-message deletes in flight per partition, on a log that is not compacted in bulk. */
+const DELETES_IN_FLIGHT = 16;
 /** Beyond this backlog a superseded message is left for the next activation's replay to remove. */
-const COMPACT_MAX_BACKLOG = 20_000;
+const DELETES_MAX_BACKLOG = 20_000;
+
+/**
+ * Can the log be purged up to a sequence without risk? Not on a replicated stream before
+ * nats-server 2.9.18: a replica that recovers (a restarted server replaying its Raft log) applies
+ * every purge entry, filtered or not, with or without `seq`, as "remove everything up to the
+ * stream's last sequence at the time of the purge" (jetstream_cluster.go in 2.9.10:
+ * `Compact(sp.LastSeq + 1)`; nats-io/nats-server#4196, fixed by #4212 in 2.9.18). A purge below a
+ * cut would there also remove the copies made above it. Seen in the nats-kill fault test.
+ */
+export function purgeToSequenceIsSafe(version: string, replicas: number): boolean {
+  if (replicas <= 1) return true;
+  const [maj = 0, min = 0, patch = 0] = version.split('.').map((n) => parseInt(n, 10));
+  return maj > 2 || (maj === 2 && (min > 9 || (min === 9 && patch >= 18)));
+}
 
 export class FencedError extends Error {
   override readonly name = 'FencedError';
@@ -44,16 +64,27 @@ export interface AppendOptions {
   headers?: Record<string, string>;
 }
 
+export interface PartitionLogOptions {
+  /** When to compact the log (none: never). */
+  compaction?: CompactionOptions;
+  log?: Logger;
+  metrics?: HubMetrics;
+}
+
 export class PartitionLog {
   readonly stream: string;
   /** Sequence the next append must expect. */
   private tail = 0;
   private broken: Error | undefined;
   private onBroken: ((err: Error) => void) | undefined;
-  /** Sequences waiting for compactLater's background deletes (a FIFO read from `compactHead`). */
-  private compactBacklog: number[] = [];
-  private compactHead = 0;
-  private compactors = 0;
+  /** The lowest sequence the stream may hold (from the stream at open, then each purge's cut). */
+  private first = 1;
+  /** Sequences waiting for deleteLater's background deletes (a FIFO read from `deleteHead`). */
+  private deleteBacklog: number[] = [];
+  private deleteHead = 0;
+  private deleters = 0;
+  private readonly holders: LogHolder[] = [];
+  private compactor: LogCompactor | undefined;
 
   private constructor(
     private readonly bus: Bus,
@@ -64,7 +95,12 @@ export class PartitionLog {
   }
 
   /** Writes the fencing marker. Retries when a concurrent writer moved the tail meanwhile. */
-  static async open(bus: Bus, label: string, nodeId: string): Promise<PartitionLog> {
+  static async open(
+    bus: Bus,
+    label: string,
+    nodeId: string,
+    opts: PartitionLogOptions = {}
+  ): Promise<PartitionLog> {
     const stream = streams.partition(label);
     for (let attempt = 0; ; attempt++) {
       const info = await bus.jsm.streams.info(stream);
@@ -77,6 +113,13 @@ export class PartitionLog {
         );
         const log = new PartitionLog(bus, label, ack.seq);
         log.tail = ack.seq;
+        log.first = Math.max(1, info.state.first_seq);
+        if (opts.compaction && purgeToSequenceIsSafe(bus.serverVersion, bus.replicas)) {
+          log.compactor = new LogCompactor(log, opts.compaction, {
+            ...(opts.log ? { log: opts.log } : {}),
+            ...(opts.metrics ? { metrics: opts.metrics } : {}),
+          });
+        }
         return log;
       } catch (err) {
         if (!isWrongLastSequence(err) || attempt >= 20) throw err;
@@ -102,6 +145,19 @@ export class PartitionLog {
     return this.tail;
   }
 
+  /**
+   * A service keeping records in this log registers here (in its activate()): the log is removed in
+   * bulk below a cut point, and only what the registered holders relocate survives it.
+   */
+  addHolder(h: LogHolder): void {
+    this.holders.push(h);
+  }
+
+  /** The registered holders, in registration order. */
+  get logHolders(): readonly LogHolder[] {
+    return this.holders;
+  }
+
   whenBroken(fn: (err: Error) => void): void {
     this.onBroken = fn;
   }
@@ -123,6 +179,7 @@ export class PartitionLog {
         ...(opts.rollup ? { rollup: true } : {}),
         ...(opts.headers ? { headers: opts.headers } : {}),
       });
+      this.compactor?.afterAppend();
       return ack.seq;
     } catch (err) {
       // Any failure leaves the tail unknown; later pipelined appends would fail too. The owner
@@ -157,6 +214,8 @@ export class PartitionLog {
   }
 
   /**
+   * One message by sequence (the queue service's delivered and expired messages, for now). Prefer
+   * bulk removal through a LogHolder: per-message deletes top out at about 4k/s on the server.
    * Deletes do not move the stream's last sequence, so they need no fencing arithmetic. (No
    * filtered purge here: nats-server before 2.9.18 replays one on a recovering replica as a purge
    * of the whole stream up to that point, nats-io/nats-server#4196.)
@@ -165,36 +224,81 @@ export class PartitionLog {
     await this.bus.jsm.streams.deleteMessage(this.stream, seq, false);
   }
 
+  /** Allows compaction from now on (after the partition's activation: every holder registered). */
+  startCompaction(): void {
+    this.compactor?.start();
+  }
+
+  /** No compaction from now on; one in progress stops before its marker and purge. */
+  close(): void {
+    this.compactor?.close();
+  }
+
+  /** Resolves when the compaction in progress, if any, has ended. */
+  async compactionIdle(): Promise<void> {
+    await this.compactor?.idle();
+  }
+
+  /** Runs the compaction trigger now (tests, and after a holder's needs dropped). */
+  compactIfDue(): Promise<void> | undefined {
+    return this.compactor?.check();
+  }
+
   /**
-   * Deletes, off the caller's path, a message that a later durable write made obsolete (an actor's
-   * older snapshot). Nothing depends on it happening: a replay keeps the newest message per
-   * subject and removes the rest, so a delete that fails or is dropped only costs space until then.
+   * Is this log compacted in bulk? When not (no compaction configured, a handler that does not hold
+   * all its records, or a server where a purge to a sequence is unsafe), writers remove what they
+   * supersede one message at a time (deleteLater) and holders need not track anything.
    */
-  compactLater(seq: number): void {
-    if (this.compactBacklog.length - this.compactHead >= COMPACT_MAX_BACKLOG) return;
-    this.compactBacklog.push(seq);
-    if (this.compactors < COMPACT_IN_FLIGHT) void this.compact();
+  get compactable(): boolean {
+    return this.compactor !== undefined;
   }
 
-  /** Superseded messages still waiting for their background delete. */
-  get compactPending(): number {
-    return this.compactBacklog.length - this.compactHead;
+  /** The lowest sequence the stream may still hold, as far as this writer knows. */
+  get firstSequence(): number {
+    return this.first;
   }
 
-  private async compact(): Promise<void> {
-    this.compactors++;
+  /** Part of the compaction (log-compactor.ts): fenced like every append. */
+  async appendCompactMarker(cut: number): Promise<number> {
+    return this.append(subjects.partitionCompact(this.label), { cut, at: Date.now() });
+  }
+
+  /**
+   * Part of the compaction (log-compactor.ts): removes every record below `cut`. Never filtered.
+   * Only called where purgeToSequenceIsSafe() holds (a log with a compactor).
+   */
+  async purgeBelow(cut: number): Promise<number> {
+    const r = await this.bus.jsm.streams.purge(this.stream, { seq: cut });
+    this.first = Math.max(this.first, cut);
+    return r.purged;
+  }
+
+  /**
+   * On a log not compacted in bulk: deletes, off the caller's path, a message that a later durable
+   * write made obsolete (an actor's older snapshot). Nothing depends on it happening: a replay keeps
+   * the newest message per subject and removes the rest, so a delete that fails or is dropped only
+   * costs space until then.
+   */
+  deleteLater(seq: number): void {
+    if (this.deleteBacklog.length - this.deleteHead >= DELETES_MAX_BACKLOG) return;
+    this.deleteBacklog.push(seq);
+    if (this.deleters < DELETES_IN_FLIGHT) void this.deleteInBackground();
+  }
+
+  private async deleteInBackground(): Promise<void> {
+    this.deleters++;
     try {
-      while (this.compactHead < this.compactBacklog.length) {
-        const seq = this.compactBacklog[this.compactHead++] as number;
-        if (this.compactHead >= 1024 && this.compactHead * 2 >= this.compactBacklog.length) {
-          this.compactBacklog = this.compactBacklog.slice(this.compactHead);
-          this.compactHead = 0;
+      while (this.deleteHead < this.deleteBacklog.length) {
+        const seq = this.deleteBacklog[this.deleteHead++] as number;
+        if (this.deleteHead >= 1024 && this.deleteHead * 2 >= this.deleteBacklog.length) {
+          this.deleteBacklog = this.deleteBacklog.slice(this.deleteHead);
+          this.deleteHead = 0;
         }
         // Already gone, or NATS unreachable for now: either way the next replay settles it.
         await this.delete(seq).catch(() => undefined);
       }
     } finally {
-      this.compactors--;
+      this.deleters--;
     }
   }
 }

@@ -12,10 +12,17 @@ import { ownerOf } from './hash.js';
 import type { Membership } from './membership.js';
 import { PartitionLock } from './partition-lock.js';
 import { PartitionLog } from './partition-log.js';
+import type { CompactionOptions } from './log-compactor.js';
 
 export type HandoverReason = 'rebalance' | 'fenced' | 'lock_lost' | 'shutdown' | 'error';
 
 export interface PartitionHandler {
+  /**
+   * True when every record this handler writes to a partition's log is covered by a LogHolder it
+   * registers (PartitionLog.addHolder) in activate(). A log is compacted only when its handler says
+   * so: a record that no holder relocates is purged with the rest.
+   */
+  readonly holdsLogRecords?: boolean;
   /** Bring the partition's actors up from its log; requests for it may arrive as soon as this resolves. */
   activate(partition: number, label: string, log: PartitionLog): Promise<void>;
   /** Stop serving the partition: no new work, in-flight writes finished, actors stopped. */
@@ -32,6 +39,11 @@ export interface PartitionManagerOptions {
   handler: PartitionHandler;
   log: Logger;
   metrics?: HubMetrics;
+  /**
+   * When to compact an owned partition's log (none: never). Only a handler that holds its records
+   * (PartitionHandler.holdsLogRecords) gets its logs compacted.
+   */
+  compaction?: CompactionOptions;
   /** The pauses before a troubled partition is taken again (defaults: 1 s doubling to 30 s). */
   retakePauseMs?: { first: number; max: number };
 }
@@ -101,6 +113,9 @@ export class PartitionManager {
       partitions: this.o.partitions,
       owned: this.ownedPartitions(),
       desired: this.desired(live),
+      // The owner of every partition as this node computes it (index = partition): the same on
+      // every node once membership has settled.
+      owners: Array.from({ length: this.o.partitions }, (_, p) => ownerOf(p, live) ?? null),
       live,
       members: this.o.membership.members(),
     };
@@ -128,7 +143,13 @@ export class PartitionManager {
     this.stopped = true;
     clearInterval(this.timer);
     await this.settled();
-    await Promise.all(this.ownedPartitions().map((p) => this.giveUp(p, 'shutdown')));
+    const held = this.ownedPartitions();
+    await Promise.all(held.map((p) => this.giveUp(p, 'shutdown')));
+    if (held.length > 0)
+      this.o.log.info(
+        { partitions: held.length },
+        `partitions released: ${held.length} (shutdown)`
+      );
   }
 
   private desired(live: readonly string[]): number[] {
@@ -144,7 +165,15 @@ export class PartitionManager {
     for (const [p, owned] of this.owned) {
       if (!(await owned.lock.verify())) await this.giveUp(p, 'lock_lost');
     }
-    for (const p of this.ownedPartitions()) if (!want.has(p)) await this.giveUp(p, 'rebalance');
+    // A draining node is not among the live ones: what it hands over it gives up for shutdown.
+    const reason: HandoverReason = live.includes(this.o.nodeId) ? 'rebalance' : 'shutdown';
+    const leaving = this.ownedPartitions().filter((p) => !want.has(p));
+    for (const p of leaving) await this.giveUp(p, reason);
+    if (leaving.length > 0)
+      this.o.log.info(
+        { partitions: leaving.map((p) => this.label(p)), reason },
+        `partitions released: ${leaving.length} (${reason})`
+      );
     const now = Date.now();
     for (const p of want) {
       if (this.stopped) return;
@@ -162,7 +191,12 @@ export class PartitionManager {
     }
     if ((await lock.acquire()) !== 'acquired') return; // the previous owner still holds it
     try {
-      const log = await PartitionLog.open(this.o.bus, label, this.o.nodeId);
+      const compaction = this.o.handler.holdsLogRecords ? this.o.compaction : undefined;
+      const log = await PartitionLog.open(this.o.bus, label, this.o.nodeId, {
+        ...(compaction ? { compaction } : {}),
+        log: this.o.log,
+        ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
+      });
       log.whenBroken((err) => {
         const pauseMs = this.troubled(p);
         this.o.log.warn(
@@ -173,14 +207,19 @@ export class PartitionManager {
       });
       this.owned.set(p, { lock, log, since: Date.now() });
       await this.o.handler.activate(p, label, log);
-      this.o.log.info({ partition: label, epoch: log.epoch }, 'partition acquired');
+      // Only now: a compaction must not run before every holder has registered and restored.
+      log.startCompaction();
+      // Debug: a node takes dozens at start-up; the counts are in /metrics and /debug/cluster.
+      this.o.log.debug({ partition: label, epoch: log.epoch }, 'partition acquired');
     } catch (err) {
       const pauseMs = this.troubled(p);
       this.o.log.error(
         { err, partition: label, failures: this.trouble.get(p)?.failures, retakeInMs: pauseMs },
         'partition activation failed'
       );
+      const log = this.owned.get(p)?.log;
       this.owned.delete(p);
+      log?.close();
       await this.o.handler.deactivate(p, label, 'error').catch(() => undefined);
       await lock.release();
     }
@@ -219,6 +258,8 @@ export class PartitionManager {
     if (!owned) return;
     this.owned.delete(p);
     const label = this.label(p);
+    // No purge once the partition is being given up (one already past its marker finishes).
+    owned.log.close();
     try {
       await this.o.handler.deactivate(p, label, reason);
     } catch (err) {
@@ -227,6 +268,10 @@ export class PartitionManager {
     await owned.lock.release();
     this.o.metrics?.partitionHandovers.inc({ reason });
     this.o.metrics?.partitionsOwned.set(this.owned.size);
-    this.o.log.info({ partition: label, reason }, 'partition released');
+    // Rebalances and shutdowns release many at once and say so in one line of their own.
+    this.o.log[reason === 'shutdown' || reason === 'rebalance' ? 'debug' : 'info'](
+      { partition: label, reason },
+      'partition released'
+    );
   }
 }

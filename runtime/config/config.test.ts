@@ -28,12 +28,14 @@ describe('loadConfig defaults', () => {
       metricsToken: undefined,
       metricsPerAgent: false,
       logLevel: 'info',
+      logFormat: 'text',
       nodeId: expect.stringMatching(/^node-[0-9a-f]{8}$/) as unknown,
       partitions: 32,
       natsReplicas: 1,
       heartbeatMs: 2000,
       nodeTtlMs: 10000,
       lockInactiveMs: 10000,
+      logCompaction: { minRecords: 20_000, factor: 4 },
       bodyLimitBytes: 1024 * 1024,
       shutdownTimeoutMs: 8000,
       healthCheckTimeoutMs: 1000,
@@ -78,9 +80,90 @@ describe('loadConfig defaults', () => {
         timeoutMs: 15_000,
         maxRedirects: 5,
       },
+      publicData: {
+        userAgent:
+          'Burrow-hub/1.0 (official public-data agents; operator: set PUBLIC_DATA_USER_AGENT)',
+        timeoutMs: 15_000,
+        maxBytes: 16 * 1024 * 1024,
+        maxPages: 5,
+        cacheTtlSeconds: 21_600,
+        trials: { url: 'https://clinicaltrials.gov/api/v2', requestsPerMinute: 50 },
+        fda: { url: 'https://api.fda.gov', apiKey: undefined, requestsPerMinute: 240 },
+        epa: { url: 'https://echodata.epa.gov/echo', requestsPerMinute: 30 },
+        patents: {
+          url: 'https://api.uspto.gov',
+          provider: 'odp',
+          apiKey: undefined,
+          requestsPerMinute: 45,
+        },
+        usaspending: { url: 'https://api.usaspending.gov', requestsPerMinute: 60 },
+        sam: { url: 'https://api.sam.gov', apiKey: undefined, requestsPerMinute: 10 },
+        grantsGov: { url: 'https://api.grants.gov', requestsPerMinute: 60 },
+        sec: {
+          url: 'https://www.sec.gov',
+          dataUrl: 'https://data.sec.gov',
+          eftsUrl: 'https://efts.sec.gov/LATEST',
+          userAgent: undefined,
+          requestsPerSecond: 10,
+        },
+        gleif: { url: 'https://api.gleif.org/api/v1', requestsPerMinute: 60 },
+        companiesHouse: {
+          url: 'https://api.company-information.service.gov.uk',
+          apiKey: undefined,
+          requestsPerMinute: 120,
+        },
+        entityNameThreshold: 0.45,
+        research: { fillTimeoutMs: 15_000 },
+        lobbying: { url: 'https://lda.gov/api/v1', apiKey: undefined, requestsPerMinute: 15 },
+        researchGrants: {
+          nih: { url: 'https://api.reporter.nih.gov', requestsPerMinute: 60 },
+          nsf: { url: 'https://api.nsf.gov/services/v1', requestsPerMinute: 60 },
+        },
+        congress: {
+          house: {
+            url: 'https://disclosures-clerk.house.gov/public_disc',
+            requestsPerMinute: 30,
+          },
+          senate: { url: 'https://efdsearch.senate.gov', requestsPerMinute: 20 },
+          maxReports: 20,
+        },
+        news: {
+          url: 'https://api.gdeltproject.org/api/v2',
+          requestsPerMinute: 12,
+          cacheTtlSeconds: 14_400,
+        },
+        reddit: {
+          url: 'https://www.reddit.com',
+          oauthUrl: 'https://oauth.reddit.com',
+          clientId: undefined,
+          clientSecret: undefined,
+          userAgent: 'server:burrow-hub:1.0 (by /u/burrow-hub-operator)',
+          requestsPerMinute: 10,
+          cacheTtlSeconds: 3_600,
+        },
+        trade: {
+          census: {
+            url: 'https://api.census.gov/data/timeseries/intltrade',
+            apiKey: undefined,
+            requestsPerMinute: 30,
+          },
+          comtrade: {
+            url: 'https://comtradeapi.un.org',
+            apiKey: undefined,
+            requestsPerMinute: 30,
+          },
+        },
+      },
       pixel: { threads: 2, bodyLimitBytes: 10 * 1024 * 1024 },
       outboundAllowPrivate: false,
       authFailuresPerMinute: 30,
+      mcp: {
+        hubUrl: 'http://127.0.0.1:8080',
+        apiKey: undefined,
+        sessionIdleMs: 30 * 60 * 1000,
+        maxSessions: 1000,
+      },
+      workspaceSecretKey: undefined,
     });
   });
 
@@ -165,6 +248,17 @@ const ANY_VALUE = new Set([
   'EMBEDDINGS_API_KEY',
   'SMTP_LISTEN_HOST',
   'SEARCH_API_KEY',
+  'PUBLIC_DATA_USER_AGENT',
+  'FDA_API_KEY',
+  'PATENTS_API_KEY',
+  'SAM_API_KEY',
+  'SEC_USER_AGENT',
+  'COMPANIES_HOUSE_API_KEY',
+  'LOBBYING_API_KEY',
+  'REDDIT_CLIENT_ID',
+  'REDDIT_CLIENT_SECRET',
+  'CENSUS_API_KEY',
+  'COMTRADE_API_KEY',
 ]);
 
 const BAD_VALUES: Record<string, string[]> = {
@@ -178,12 +272,15 @@ const BAD_VALUES: Record<string, string[]> = {
   METRICS_TOKEN: ['short-token'],
   METRICS_PER_AGENT: ['sometimes'],
   LOG_LEVEL: ['verbose', 'INFO'],
+  LOG_FORMAT: ['pretty', 'JSON'],
   NODE_ID: ['node.1', 'node*', 'a b', 'x'.repeat(65)],
   PARTITIONS: ['0', '1025', 'many'],
   NATS_REPLICAS: ['0', '6'],
   HEARTBEAT_MS: ['0', '-5', '1.5'],
   NODE_TTL_MS: ['0', 'ten'],
   LOCK_INACTIVE_MS: ['-1'],
+  LOG_COMPACT_MIN_RECORDS: ['-1', 'many'],
+  LOG_COMPACT_FACTOR: ['1', '101', 'x'],
   BODY_LIMIT_BYTES: ['0', '1mb'],
   SHUTDOWN_TIMEOUT_MS: ['0'],
   HEALTH_CHECK_TIMEOUT_MS: ['soon'],
@@ -216,11 +313,75 @@ const BAD_VALUES: Record<string, string[]> = {
   WEBFETCH_MAX_BYTES: ['0', '5MB'],
   WEBFETCH_TIMEOUT_MS: ['0'],
   WEBFETCH_MAX_REDIRECTS: ['-1', '21'],
+  PUBLIC_DATA_TIMEOUT_MS: ['0', 'soon'],
+  PUBLIC_DATA_MAX_BYTES: ['0', '1MB'],
+  PUBLIC_DATA_MAX_PAGES: ['0', '51'],
+  PUBLIC_DATA_CACHE_TTL_SECONDS: ['0', '-5'],
+  TRIALS_URL: ['clinicaltrials.gov', 'ftp://clinicaltrials.gov'],
+  TRIALS_REQUESTS_PER_MINUTE: ['0', 'many'],
+  FDA_URL: ['api.fda.gov'],
+  FDA_REQUESTS_PER_MINUTE: ['0'],
+  EPA_URL: ['file:///echo'],
+  EPA_REQUESTS_PER_MINUTE: ['-1'],
+  ENTITY_NAME_THRESHOLD: ['0', '1.5', 'high'],
+  RESEARCH_FILL_TIMEOUT_MS: ['0', '60000'],
+  PATENTS_URL: ['uspto'],
+  PATENTS_PROVIDER: ['google', 'ODP'],
+  PATENTS_REQUESTS_PER_MINUTE: ['0.5'],
+  USASPENDING_URL: ['api.usaspending.gov'],
+  USASPENDING_REQUESTS_PER_MINUTE: ['0'],
+  SAM_URL: ['ftp://api.sam.gov'],
+  SAM_REQUESTS_PER_MINUTE: ['ten'],
+  GRANTS_GOV_URL: ['grants'],
+  GRANTS_GOV_REQUESTS_PER_MINUTE: ['-5'],
+  SEC_URL: ['www.sec.gov'],
+  SEC_DATA_URL: ['ftp://data.sec.gov'],
+  SEC_EFTS_URL: ['efts'],
+  SEC_REQUESTS_PER_SECOND: ['0', '11', 'fast'],
+  GLEIF_URL: ['api.gleif.org'],
+  GLEIF_REQUESTS_PER_MINUTE: ['0'],
+  COMPANIES_HOUSE_URL: ['ftp://ch.example'],
+  COMPANIES_HOUSE_PER_MINUTE: ['-1'],
+  LOBBYING_URL: ['lda.gov/api/v1'],
+  LOBBYING_REQUESTS_PER_MINUTE: ['0', 'fast'],
+  RESEARCH_GRANTS_NIH_URL: ['api.reporter.nih.gov'],
+  RESEARCH_GRANTS_NIH_REQUESTS_PER_MINUTE: ['0'],
+  RESEARCH_GRANTS_NSF_URL: ['ftp://api.nsf.gov'],
+  RESEARCH_GRANTS_NSF_REQUESTS_PER_MINUTE: ['-2'],
+  CONGRESS_HOUSE_URL: ['disclosures-clerk.house.gov'],
+  CONGRESS_HOUSE_REQUESTS_PER_MINUTE: ['1.5'],
+  CONGRESS_SENATE_URL: ['ftp://efdsearch.senate.gov'],
+  CONGRESS_SENATE_REQUESTS_PER_MINUTE: ['0'],
+  CONGRESS_MAX_REPORTS: ['0', '201'],
+  NEWS_URL: ['api.gdeltproject.org'],
+  NEWS_REQUESTS_PER_MINUTE: ['0'],
+  NEWS_CACHE_TTL_SECONDS: ['0', '4h'],
+  REDDIT_URL: ['www.reddit.com'],
+  REDDIT_OAUTH_URL: ['ftp://oauth.reddit.com'],
+  REDDIT_USER_AGENT: ['Mozilla/5.0', 'burrow-hub 1.0', 'server:app:1.0 (by u/name)'],
+  REDDIT_REQUESTS_PER_MINUTE: ['0', '-1'],
+  REDDIT_CACHE_TTL_SECONDS: ['0'],
+  CENSUS_URL: ['api.census.gov'],
+  CENSUS_REQUESTS_PER_MINUTE: ['0'],
+  COMTRADE_URL: ['comtradeapi.un.org'],
+  COMTRADE_REQUESTS_PER_MINUTE: ['many'],
   PIXEL_THREADS: ['0', '65', 'two'],
   PIXEL_BODY_LIMIT_BYTES: ['0', '10MiB'],
   OUTBOUND_ALLOW_PRIVATE: ['sometimes'],
   AUTH_FAILURES_PER_MINUTE: ['-1', 'thirty', '100001'],
+  BURROW_URL: ['hub.example.org', 'ftp://hub.example.org'],
+  BURROW_API_KEY: ['two words'],
+  MCP_SESSION_IDLE_MS: ['0', 'an hour'],
+  MCP_MAX_SESSIONS: ['0', '1.5'],
+  WORKSPACE_SECRET_KEY: ['short', 'zz'.repeat(32), Buffer.alloc(16).toString('base64')],
 };
+
+describe('LOG_COMPACT_MIN_RECORDS', () => {
+  it('0 turns bulk compaction off', () => {
+    expect(loadConfig({ LOG_COMPACT_MIN_RECORDS: '0' }).logCompaction).toBeUndefined();
+    expect(loadConfig({}).logCompaction).toEqual({ minRecords: 20_000, factor: 4 });
+  });
+});
 
 describe('loadConfig rejects bad values', () => {
   it('has bad values to try for every variable of the schema', () => {
@@ -283,6 +444,10 @@ describe('redactedConfig', () => {
   it('hides the metrics token', () => {
     const shown = redactedConfig(loadConfig({ METRICS_TOKEN: 'sekrit-metrics-token-1234' }));
     expect(shown.metricsToken).toBe('[redacted]');
+    const key = 'ab'.repeat(32);
+    expect(redactedConfig(loadConfig({ WORKSPACE_SECRET_KEY: key })).workspaceSecretKey).toBe(
+      '[redacted]'
+    );
     expect(JSON.stringify(shown)).not.toContain('sekrit-metrics-token-1234');
   });
 
@@ -290,5 +455,16 @@ describe('redactedConfig', () => {
     const config = loadConfig({ ADMIN_TOKEN: 'sekrit-admin-token-1234' });
     redactedConfig(config);
     expect(config.adminToken).toBe('sekrit-admin-token-1234');
+  });
+});
+
+describe('LOBBYING_REQUESTS_PER_MINUTE', () => {
+  it('defaults to LDA’s own limit: 15 without a token, 120 with one', () => {
+    expect(loadConfig({}).publicData.lobbying.requestsPerMinute).toBe(15);
+    expect(loadConfig({ LOBBYING_API_KEY: 'k' }).publicData.lobbying.requestsPerMinute).toBe(120);
+    expect(
+      loadConfig({ LOBBYING_API_KEY: 'k', LOBBYING_REQUESTS_PER_MINUTE: '30' }).publicData.lobbying
+        .requestsPerMinute
+    ).toBe(30);
   });
 });

@@ -1,13 +1,14 @@
 // The signed x-hub envelope (decisions.md §4): keys and JWKS, signing, verification, and removing
 // any envelope a caller put in its own request.
 export {
-  Envelope,
   ENVELOPE_PARAM,
+  parseEnvelope,
   ENVELOPE_VERSION,
   signingInput,
   SIGNED_KEYS,
   stripCallerEnvelope,
   attachEnvelope,
+  type Envelope,
   type EnvelopeFields,
   type Principal,
 } from './envelope.js';
@@ -30,3 +31,9 @@ export {
   type VerifyOptions,
   type JwksInput,
 } from './verify.js';
+export {
+  CardSigner,
+  cardSigningPayload,
+  withoutDefaults,
+  type CardSignature,
+} from './card-signature.js';

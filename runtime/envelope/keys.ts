@@ -4,16 +4,10 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } fr
 import type { KeyObject } from 'node:crypto';
 import { HubError } from '../errors/index.js';
 
-/** An Ed25519 public key as a JWK (RFC 8037), as published in the JWKS. */
-export interface PublicJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  /** base64url of the 32-byte public key */
-  x: string;
-  kid: string;
-  use: 'sig';
-  alg: 'EdDSA';
-}
+import type { PublicJwk } from '../../sdk/contract/index.js';
+
+/** An Ed25519 public key as a JWK (RFC 8037): the contract's, so the SDK reads what is published. */
+export type { PublicJwk } from '../../sdk/contract/index.js';
 
 export interface Jwks {
   keys: PublicJwk[];

@@ -41,6 +41,9 @@ const HUB_BLOCK: Record<number, ErrorCode> = {
   [-32017]: 'RATE_LIMITED',
   [-32018]: 'PAYLOAD_TOO_LARGE',
   [-32019]: 'INSUFFICIENT_CREDITS',
+  [-32023]: 'WORKSPACE_NOT_FOUND',
+  // Issue 28: the hub's second block (-32020..), handed out per feature.
+  [-32025]: 'SPENDING_LIMIT_EXCEEDED',
 };
 
 describe('error catalog', () => {

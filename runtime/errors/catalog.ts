@@ -1,6 +1,7 @@
 // Every error the hub can return, by name: JSON-RPC code, HTTP status, and whether a retry can help.
 // Ranges: JSON-RPC 2.0 standard codes; A2A 1.0 -32001..-32009; the hub's block -32010..-32019
-// (decisions.md §6). README.md beside this file documents each entry; a unit test keeps them in step.
+// (decisions.md §6) and its continuation from -32020 (issue 28 and later). README.md beside this
+// file documents each entry; a unit test keeps them in step.
 export const ErrorCatalog = {
   PARSE_ERROR: { rpc: -32700, http: 400, retryable: false, message: 'Parse error' },
   INVALID_REQUEST: { rpc: -32600, http: 400, retryable: false, message: 'Invalid Request' },
@@ -97,6 +98,21 @@ export const ErrorCatalog = {
     http: 402,
     retryable: false,
     message: 'Insufficient credits',
+  },
+  WORKSPACE_NOT_FOUND: {
+    rpc: -32023,
+    http: 404,
+    retryable: false,
+    message: 'Workspace not found',
+  },
+
+  // Issue 28: a send or spend that a spending budget (tenant or agent, daily or monthly) refuses;
+  // `data.budget` names it. Retrying helps only after `data.budget.resetsAt` or a raised limit.
+  SPENDING_LIMIT_EXCEEDED: {
+    rpc: -32025,
+    http: 402,
+    retryable: false,
+    message: 'Spending limit exceeded',
   },
 
   // REST-only conditions (decisions.md §6); JSON-RPC callers see them as -32603 or a mapped code.

@@ -1,7 +1,8 @@
-// The actor host: runs XState actors inside the partitions this node owns, restores them from the
-// partition log on activation, persists every state change, and routes events to the owner of an
-// actor's partition wherever it runs (locally, or by a NATS request to the owner).
-import { createActor, type AnyActorRef, type AnyStateMachine, type EventObject } from 'xstate';
+// The actor host: runs actors (each kind defined by an XState machine, stepped as a light actor;
+// see hosted-actor.ts) inside the partitions this node owns, restores them from the partition log
+// on activation, persists every state change, and routes events to the owner of an actor's
+// partition wherever it runs (locally, or by a NATS request to the owner).
+import type { AnyStateMachine, EventObject } from 'xstate';
 import type { Subscription } from '@nats-io/nats-core';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import {
@@ -16,11 +17,19 @@ import {
 } from '../bus/index.js';
 import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
 import { HubError, UnavailableError, ensureHubError, toWire } from '../errors/index.js';
-import type { MachineRegistry } from '../inspect/index.js';
+import type {
+  ActorInspection,
+  InspectFilter,
+  InspectionEvent,
+  MachineRegistry,
+} from '../inspect/index.js';
 import { throttledLog, type Logger, type ThrottledLog } from '../log/index.js';
 import type { HubMetrics } from '../metrics/index.js';
 import { callOwner, respondOwner, type OwnerReply } from './owner-rpc.js';
-import { ActorStore, type Persisted, type StoredActor } from './actor-store.js';
+import { ActorStore, type Persisted } from './actor-store.js';
+import { ActorLogHolder, readArchived } from './actor-log-holder.js';
+import { fromRecord, type StoredActor } from './actor-record.js';
+import { actorKind, type ActorKind } from './hosted-actor.js';
 
 export interface ActorAddress {
   kind: string;
@@ -66,6 +75,8 @@ export interface ActorHostOptions {
   log: Logger;
   metrics?: HubMetrics;
   registry?: MachineRegistry;
+  /** Live inspection (/debug/inspect): told of spawns, events and transitions while watched. */
+  inspection?: ActorInspection;
   /** How long a caller keeps retrying while a partition changes owner. */
   handoverWaitMs?: number;
   requestTimeoutMs?: number;
@@ -106,7 +117,9 @@ const MAX_REFUSALS_IN_A_ROW = 8;
 const key = (kind: string, id: string) => `${kind}:${id}`;
 
 export class ActorHost implements PartitionHandler {
-  private readonly machines = new Map<string, AnyStateMachine>();
+  /** Every snapshot this host writes is covered by its ActorLogHolder: its logs may be compacted. */
+  readonly holdsLogRecords = true;
+  private readonly kinds = new Map<string, ActorKind>();
   private readonly hooks = new Map<string, DurableHook[]>();
   private readonly restoredHooks = new Map<string, DurableHook[]>();
   private readonly refusedHooks = new Map<string, RefusedHook[]>();
@@ -122,8 +135,16 @@ export class ActorHost implements PartitionHandler {
     this.throttled = throttledLog(o.log);
   }
 
+  /**
+   * A kind's machine is compiled to a transition table here (light actors); one the table cannot
+   * run (invoke, delays, actions other than assign...) runs as a full XState actor.
+   */
   define(kind: string, machine: AnyStateMachine): void {
-    this.machines.set(kind, machine);
+    const k = actorKind(machine);
+    if (k.fullBecause !== undefined) {
+      this.o.log.info({ kind, reason: k.fullBecause }, 'actor kind runs as a full XState actor');
+    }
+    this.kinds.set(kind, k);
     this.o.registry?.register(machine);
   }
 
@@ -147,7 +168,7 @@ export class ActorHost implements PartitionHandler {
       callback: (_err, msg) => {
         const { systemId } = decodeJson<{ systemId: string }>(msg.data);
         const hit = this.localBySystemId(systemId);
-        if (hit) msg.respond(encodeJson({ snapshot: hit.actor.getPersistedSnapshot() }));
+        if (hit) msg.respond(encodeJson({ snapshot: debugRecord(hit) }));
       },
     });
   }
@@ -167,15 +188,32 @@ export class ActorHost implements PartitionHandler {
     const store = new ActorStore(log, label, {
       durable: (p, snapshot) => this.fireHooks(partition, p, snapshot),
       done: (p) => {
-        // A finished actor stays in the log (readable, and its spawn key still counts) but leaves memory.
+        // A finished actor stays in the log (readable, and its spawn key still counts) but leaves
+        // memory; compaction later copies its final forward or to the archive.
+        if (p.storedSeq !== undefined) {
+          holder.finished(subjects.actorSnapshot(label, p.kind, p.id), p.storedSeq);
+        }
         actors.delete(key(p.kind, p.id));
         p.actor.stop();
         this.o.metrics?.actorsActive.dec({ kind: p.kind });
       },
-      refused: (p, err) => this.refused(partition, store, actors, keys, p, err),
+      refused: (p, err) => this.refused(partition, store, holder, actors, keys, p, err),
     });
+    const holder = new ActorLogHolder({
+      bus: this.o.bus,
+      log,
+      label,
+      live: () => actors.values(),
+      rewrite: (p) => store.rewrite(p),
+      windowMs: this.windowMs,
+      now: this.now,
+      idleMs: REPLAY_IDLE_MS,
+      logger: this.o.log,
+      ...(this.o.metrics ? { metrics: this.o.metrics } : {}),
+    });
+    log.addHolder(holder);
     const keys = new Map<string, { id: string; at: number }>();
-    await this.restore(partition, label, store, actors, keys);
+    await this.restore(partition, label, store, holder, actors, keys);
     const rt: PartitionRuntime = { partition, label, store, actors, keys, sub: undefined as never };
     rt.sub = this.o.bus.nc.subscribe(subjects.partitionRequest(label, 'actor'), {
       callback: (_err, msg) => {
@@ -226,29 +264,40 @@ export class ActorHost implements PartitionHandler {
 
   /**
    * The actor's latest durable state, live or finished, read from the log (the stream leader
-   * answers, so a state acknowledged to any caller is visible here).
+   * answers, so a state acknowledged to any caller is visible here), else from the archive, where
+   * compaction moves the finals of actors that finished a while ago.
    */
   async read(addr: ActorAddress): Promise<ActorView | undefined> {
     const label = partitionLabel(addr.partition, this.o.partitions);
     const local = this.parts.get(addr.partition)?.actors.get(key(addr.kind, addr.id));
-    if (local) return view(local.actor);
+    if (local) return local.actor.state;
     try {
-      const m = await this.o.bus.jsm.streams.getMessage(streams.partition(label), {
-        last_by_subj: subjects.actorSnapshot(label, addr.kind, addr.id),
-      });
-      if (!m) return undefined;
-      const s = m.json<StoredActor>().snapshot as ActorView;
-      return { value: s.value, status: s.status, context: s.context };
+      const data =
+        (await this.lastInLog(label, addr)) ?? (await readArchived(this.o.bus, addr.kind, addr.id));
+      if (!data) return undefined;
+      return fromRecord(decodeJson<StoredActor>(data)).point.state;
     } catch (err) {
       if (isNoMessage(err)) return undefined;
       throw new UnavailableError('cannot read the actor log', err);
     }
   }
 
-  /** The persisted snapshot of a live actor anywhere in the cluster, for /debug. */
+  private async lastInLog(label: string, addr: ActorAddress): Promise<Uint8Array | null> {
+    try {
+      const m = await this.o.bus.jsm.streams.getMessage(streams.partition(label), {
+        last_by_subj: subjects.actorSnapshot(label, addr.kind, addr.id),
+      });
+      return m ? m.data : null;
+    } catch (err) {
+      if (isNoMessage(err)) return null;
+      throw err;
+    }
+  }
+
+  /** A live actor's record anywhere in the cluster, for /debug. */
   async lookup(systemId: string): Promise<unknown> {
     const local = this.localBySystemId(systemId);
-    if (local) return local.actor.getPersistedSnapshot();
+    if (local) return debugRecord(local);
     try {
       const msg = await this.o.bus.nc.request(subjects.actorLookup, encodeJson({ systemId }), {
         timeout: 1000,
@@ -265,14 +314,13 @@ export class ActorHost implements PartitionHandler {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  private fireHooks(partition: number, p: Persisted, snapshot: unknown): void {
+  private fireHooks(partition: number, p: Persisted, state: ActorView): void {
     const hooks = this.hooks.get(p.kind);
     if (!hooks) return;
-    const s = snapshot as ActorView;
     const addr = { kind: p.kind, id: p.id, partition };
     for (const h of hooks) {
       try {
-        h(addr, { value: s.value, status: s.status, context: s.context });
+        h(addr, state);
       } catch (err) {
         this.o.log.error({ err, kind: p.kind, id: p.id }, 'durable hook failed');
       }
@@ -287,6 +335,7 @@ export class ActorHost implements PartitionHandler {
   private refused(
     partition: number,
     store: ActorStore,
+    holder: ActorLogHolder,
     actors: Map<string, Persisted>,
     keys: Map<string, { id: string; at: number }>,
     p: Persisted,
@@ -304,13 +353,17 @@ export class ActorHost implements PartitionHandler {
       { err, kind: p.kind, id: p.id, refusals: p.refusals + 1 },
       'actor write refused; the change is undone'
     );
-    const machine = this.machines.get(p.kind);
-    if (p.durableSnapshot === undefined || !machine || p.refusals + 1 >= MAX_REFUSALS_IN_A_ROW) {
+    const kind = this.kinds.get(p.kind);
+    if (p.durableSnapshot === undefined || !kind || p.refusals + 1 >= MAX_REFUSALS_IN_A_ROW) {
       actors.delete(k);
       this.o.metrics?.actorsActive.dec({ kind: p.kind });
       if (p.durableSnapshot === undefined) {
         if (p.key !== undefined && keys.get(p.key)?.id === p.id) keys.delete(p.key);
       } else {
+        if (p.storedSeq !== undefined) {
+          const label = partitionLabel(partition, this.o.partitions);
+          holder.keepInLog(subjects.actorSnapshot(label, p.kind, p.id), p.storedSeq);
+        }
         this.o.metrics?.retryGiveUps.inc({ loop: 'actor_write' });
         this.o.log.error(
           { kind: p.kind, id: p.id, refusals: p.refusals + 1 },
@@ -319,8 +372,7 @@ export class ActorHost implements PartitionHandler {
       }
       return;
     }
-    const actor = createActor(machine, { snapshot: p.durableSnapshot as never, systemId: k });
-    actor.start();
+    const actor = kind.restore(p.durableSnapshot, k);
     const back = store.track(p.kind, p.id, actor, {
       createdAt: p.createdAt,
       ...(p.key !== undefined ? { key: p.key } : {}),
@@ -333,7 +385,7 @@ export class ActorHost implements PartitionHandler {
     const hooks = this.refusedHooks.get(p.kind);
     if (!hooks) return;
     const addr = { kind: p.kind, id: p.id, partition };
-    const v = view(actor);
+    const v = actor.state;
     for (const h of hooks) {
       try {
         h(addr, v, err);
@@ -362,7 +414,7 @@ export class ActorHost implements PartitionHandler {
           // A repeat: answer with the first actor, live or finished, and deliver nothing.
           const live = rt.actors.get(key(req.kind, seen));
           const v = live
-            ? view(live.actor)
+            ? live.actor.state
             : await this.read({ kind: req.kind, id: seen, partition });
           if (!v) throw new UnavailableError('idempotent repeat of an actor not yet readable');
           if (live) await rt.store.durable(live);
@@ -376,13 +428,19 @@ export class ActorHost implements PartitionHandler {
       let changed = created;
       // A finished actor still waiting for its final write ignores events; don't wake xstate's
       // "sent to a stopped actor" warning for a reply that raced the end.
-      if (req.event && (p.actor.getSnapshot() as { status: string }).status === 'active') {
+      if (req.event && p.actor.state.status === 'active') {
         if (req.lingerMs) rt.store.linger(p, req.lingerMs);
-        const before: unknown = p.actor.getSnapshot();
-        p.actor.send(req.event);
-        changed = p.actor.getSnapshot() !== before || changed;
+        const inspection = this.o.inspection;
+        if (inspection?.active) {
+          inspection.event(req.kind, id, req.event);
+          const moved = p.actor.send(req.event);
+          if (moved) inspection.snapshot(req.kind, id, p.actor.state, req.event);
+          changed = moved || changed;
+        } else {
+          changed = p.actor.send(req.event) || changed;
+        }
       }
-      const v = view(p.actor);
+      const v = p.actor.state;
       if (!req.lingerMs || created) await rt.store.durable(p);
       return { ok: true, result: { id, view: v, changed, created } };
     } catch (err) {
@@ -393,13 +451,13 @@ export class ActorHost implements PartitionHandler {
   }
 
   private spawn(rt: PartitionRuntime, kind: string, id: string, spawn: SpawnOptions): Persisted {
-    const machine = this.machines.get(kind);
-    if (!machine) throw new HubError('INTERNAL', `no machine for actor kind ${kind}`);
+    const k = this.kinds.get(kind);
+    if (!k) throw new HubError('INTERNAL', `no machine for actor kind ${kind}`);
     const at = this.now();
-    const actor = createActor(machine, { input: spawn.input, systemId: key(kind, id) });
-    // Started before the store subscribes: the start's own snapshot is the one the store writes
+    // Started before the store subscribes: the start's own state is the one the store writes
     // first, not a second write of the same state.
-    actor.start();
+    const actor = k.spawn(spawn.input, key(kind, id));
+    if (this.o.inspection?.active) this.o.inspection.actor(kind, id, k.machine, actor.state);
     const p = rt.store.track(kind, id, actor, {
       createdAt: at,
       ...(spawn.key !== undefined ? { key: spawn.key } : {}),
@@ -421,6 +479,28 @@ export class ActorHost implements PartitionHandler {
     return rt.keys.get(k)?.id;
   }
 
+  /** The kinds this host runs (for /debug/inspect's `kind`). */
+  kindNames(): string[] {
+    return [...this.kinds.keys()];
+  }
+
+  /**
+   * Sends `send` an `@xstate.actor` event for every live actor on this node that `filter` matches,
+   * so a watch that begins after an actor started still shows it (in its current state).
+   */
+  announceLive(filter: InspectFilter, send: (event: InspectionEvent) => void): void {
+    const inspection = this.o.inspection;
+    if (!inspection) return;
+    for (const rt of this.parts.values()) {
+      for (const p of rt.actors.values()) {
+        if (filter.kind !== undefined && p.kind !== filter.kind) continue;
+        if (filter.id !== undefined && p.id !== filter.id) continue;
+        const k = this.kinds.get(p.kind);
+        if (k) send(inspection.actorEventOf(p.kind, p.id, k.machine, p.actor.state));
+      }
+    }
+  }
+
   private localBySystemId(systemId: string): Persisted | undefined {
     for (const rt of this.parts.values()) {
       const p = rt.actors.get(systemId);
@@ -433,6 +513,7 @@ export class ActorHost implements PartitionHandler {
     partition: number,
     label: string,
     store: ActorStore,
+    holder: ActorLogHolder,
     actors: Map<string, Persisted>,
     keys: Map<string, { id: string; at: number }>
   ): Promise<void> {
@@ -441,10 +522,10 @@ export class ActorHost implements PartitionHandler {
     const info = await this.o.bus.jsm.streams.info(stream, { subjects_filter: filter });
     const count = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
     if (count === 0) return;
-    // Every stored snapshot, oldest first: superseded ones may still be in the log (their delete
-    // runs after the write, in the background), and the newest of each actor wins; the others are
-    // deleted now. (A last-per-subject replay would read less, but in the nats-kill fault test it
-    // left live actors out of the restore.)
+    // Every stored snapshot, oldest first: superseded ones stay in the log until it is compacted
+    // (which bounds them; on a log that is not, the ones met are deleted now), and the newest of
+    // each actor wins. (A last-per-subject replay would read less, but in the nats-kill fault test
+    // it left live actors out of the restore.)
     const oc = await this.o.bus.js.consumers.get(stream, {
       filter_subjects: filter,
       deliver_policy: DeliverPolicy.All,
@@ -460,7 +541,7 @@ export class ActorHost implements PartitionHandler {
       // that waits for delivery is delivered in the order it started waiting).
       const older = newest.get(m.subject);
       if (older !== undefined) {
-        store.compact(older.seq);
+        store.superseded(older.seq);
         newest.delete(m.subject);
       }
       newest.set(m.subject, { stored: m.json<StoredActor>(), seq: m.seq });
@@ -470,30 +551,27 @@ export class ActorHost implements PartitionHandler {
     guard.end();
     const cutoff = this.now() - this.windowMs;
     const recentKeys: Array<[string, { id: string; at: number }]> = [];
-    for (const [subject, { stored, seq }] of newest) {
+    for (const [subject, { stored: raw, seq }] of newest) {
       const [, , , kind, id] = subject.split('.');
-      const machine = kind ? this.machines.get(kind) : undefined;
-      if (!kind || !id || !machine) {
+      const hosted = kind ? this.kinds.get(kind) : undefined;
+      if (!kind || !id || !hosted) {
         this.o.log.warn({ subject }, 'snapshot of an unknown actor kind left in place');
+        holder.keepInLog(subject, seq);
         continue;
       }
+      const stored = fromRecord(raw);
       if (stored.key !== undefined && stored.createdAt >= cutoff) {
         recentKeys.push([stored.key, { id, at: stored.createdAt }]);
       }
-      const snapshot = stored.snapshot as { status?: string };
+      const state = stored.point.state;
       const restored = this.restoredHooks.get(kind);
       if (restored) {
-        const v = stored.snapshot as ActorView;
         const addr = { kind, id, partition };
-        for (const h of restored) h(addr, { value: v.value, status: v.status, context: v.context });
+        for (const h of restored) h(addr, state);
       }
-      if (snapshot.status === 'active') {
-        const actor = createActor(machine, {
-          snapshot: snapshot as never,
-          systemId: key(kind, id),
-        });
+      if (state.status === 'active') {
         // Started before the store subscribes: restoring an actor writes nothing.
-        actor.start();
+        const actor = hosted.restore(stored.point, key(kind, id));
         actors.set(
           key(kind, id),
           store.track(kind, id, actor, {
@@ -501,10 +579,12 @@ export class ActorHost implements PartitionHandler {
             ...(stored.key !== undefined ? { key: stored.key } : {}),
             alreadyDurable: true,
             storedSeq: seq,
-            durableSnapshot: snapshot,
+            durableSnapshot: stored.point,
           })
         );
         this.o.metrics?.actorsActive.inc({ kind });
+      } else {
+        holder.finished(subject, seq);
       }
     }
     // Keep the key index in time order so pruning can stop at the first fresh entry.
@@ -513,7 +593,14 @@ export class ActorHost implements PartitionHandler {
   }
 }
 
-function view(actor: AnyActorRef): ActorView {
-  const s = actor.getSnapshot() as { value: unknown; status: string; context: unknown };
-  return { value: s.value, status: s.status, context: s.context };
+/** What /debug shows of a live actor: its record's content, with readable names. */
+function debugRecord(p: Persisted): unknown {
+  const { value, status, context } = p.actor.state;
+  return {
+    value,
+    status,
+    context,
+    createdAt: p.createdAt,
+    ...(p.key !== undefined ? { key: p.key } : {}),
+  };
 }

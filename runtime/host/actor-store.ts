@@ -1,30 +1,25 @@
 // Persistence of one partition's actors: every snapshot change is appended to the partition log,
 // one write in flight per actor, later changes coalesced. A caller can wait until the state after
-// its event is durable before it answers its own caller. Each write is a plain append and the
-// snapshot it supersedes is deleted by sequence afterwards, in the background: a `Nats-Rollup`
-// write that replaces a stored message scans the stream on nats-server 2.9.10 (179 writes/s on a
-// large partition against tens of thousands of plain appends), and a filtered purge is replayed
-// as a purge of the whole stream on a recovering replica before 2.9.18 (nats-server#4196).
+// its event is durable before it answers its own caller. Each write is one plain append. Superseded
+// snapshots are removed in bulk when the log is compacted (actor-log-holder.ts copies forward what
+// is still needed); where it is not (PartitionLog.compactable), each is deleted by sequence in the
+// background after the write that supersedes it. Not `Nats-Rollup`: a rollup that replaces a stored
+// message scans the stream on nats-server 2.9.10 (179 writes/s on a large partition against tens
+// of thousands of plain appends).
 // A record that could never be written (larger than NATS max_payload allows, or without a valid
 // subject) is refused before it reaches the log: its waiters fail with the reason and the host
 // puts the actor back to its last durable state; the partition's other actors never notice.
-import type { AnyActorRef } from 'xstate';
 import { WriteRefusedError, type PartitionLog } from '../cluster/index.js';
 import { encodeJson, recordLimits, subjects } from '../bus/index.js';
 import { HubError, UnavailableError } from '../errors/index.js';
-
-/** What the log holds for one actor: the persisted snapshot and the host's own metadata. */
-export interface StoredActor {
-  snapshot: unknown;
-  createdAt: number;
-  /** Idempotency key given at spawn; rebuilt into the partition's key index on activation. */
-  key?: string;
-}
+import { toRecord } from './actor-record.js';
+import type { HostedActor, RestorePoint } from './hosted-actor.js';
+import type { ActorState } from './light-machine.js';
 
 export interface Persisted {
   readonly kind: string;
   readonly id: string;
-  readonly actor: AnyActorRef;
+  readonly actor: HostedActor;
   readonly createdAt: number;
   readonly key: string | undefined;
   /** Bumped on every snapshot change. */
@@ -39,15 +34,17 @@ export interface Persisted {
   lingerTimer: NodeJS.Timeout | undefined;
   waiters: Array<{ version: number; resolve: () => void; reject: (e: Error) => void }>;
   failed: Error | undefined;
-  /** The persisted snapshot last written (undefined until the first write): where a refusal returns. */
-  durableSnapshot: unknown;
+  /** The state last written (undefined until the first write): where a refusal returns. */
+  durableSnapshot: RestorePoint | undefined;
   /** Writes refused in a row since the last one that succeeded. */
   refusals: number;
+  /** A rewrite of the durable state (rewrite()) at this version: no durable hook for it. */
+  quietVersion?: number;
 }
 
 export interface StoreHooks {
-  /** After a write is durable: the snapshot that was written. */
-  durable(p: Persisted, snapshot: unknown): void;
+  /** After a write is durable: the state that was written. */
+  durable(p: Persisted, state: ActorState): void;
   /** After the final snapshot of a finished actor is durable. */
   done(p: Persisted): void;
   /** A write of this actor was refused (`p.failed` says why); its waiters have been rejected. */
@@ -64,14 +61,14 @@ export class ActorStore {
   track(
     kind: string,
     id: string,
-    actor: AnyActorRef,
+    actor: HostedActor,
     meta: {
       createdAt: number;
       key?: string;
       alreadyDurable: boolean;
       storedSeq?: number;
-      /** The snapshot the log holds, for an actor restored from it. */
-      durableSnapshot?: unknown;
+      /** The state the log holds, for an actor restored from it. */
+      durableSnapshot?: RestorePoint;
       refusals?: number;
     }
   ): Persisted {
@@ -101,7 +98,7 @@ export class ActorStore {
         this.flush(p);
       }
     };
-    actor.subscribe({ next: changed, error: changed });
+    actor.subscribe(changed);
     if (!meta.alreadyDurable) this.flush(p);
     return p;
   }
@@ -115,9 +112,21 @@ export class ActorStore {
     p.lingerUntil = Math.max(p.lingerUntil, Date.now() + ms);
   }
 
-  /** Removes an older stored snapshot (one a replay found superseded) in the background. */
-  compact(seq: number): void {
-    this.log.compactLater(seq);
+  /** A superseded snapshot a replay met: deleted now on a log that is not compacted in bulk. */
+  superseded(seq: number): void {
+    if (!this.log.compactable) this.log.deleteLater(seq);
+  }
+
+  /**
+   * Writes the actor's state again (compaction copies it above its cut); resolves once durable. A
+   * rewrite of an unchanged state fires no durable hook: nothing happened to the actor.
+   */
+  rewrite(p: Persisted): Promise<void> {
+    const unchanged = p.flushed === p.version && !p.writing;
+    p.version++;
+    if (unchanged) p.quietVersion = p.version;
+    if (!p.writing && p.lingerTimer === undefined) this.flush(p);
+    return this.durable(p);
   }
 
   /** Resolves once the state as of now is durable. */
@@ -145,10 +154,8 @@ export class ActorStore {
   private flush(p: Persisted): void {
     if (p.writing || p.failed) return;
     const version = p.version;
-    const snapshot = p.actor.getPersistedSnapshot();
-    const record: StoredActor = { snapshot, createdAt: p.createdAt };
-    if (p.key !== undefined) record.key = p.key;
-    const done = (snapshot as { status?: string }).status === 'done';
+    const snapshot = p.actor.persisted();
+    const done = snapshot.state.status === 'done';
     let subject: string;
     try {
       subject = subjects.actorSnapshot(this.label, p.kind, p.id);
@@ -162,7 +169,7 @@ export class ActorStore {
       return;
     }
     // Measured on the bytes that are written: encoded once, here, and handed to the log as is.
-    const data = encodeJson(record);
+    const data = encodeJson(toRecord(snapshot, p.createdAt, p.key));
     const limits = recordLimits(this.log.maxPayload);
     const limit = done ? limits.final : limits.active;
     if (data.byteLength > limit) {
@@ -172,14 +179,16 @@ export class ActorStore {
     p.writing = true;
     this.log.append(subject, data).then(
       (seq) => {
-        if (p.storedSeq !== undefined) this.log.compactLater(p.storedSeq);
+        // Without bulk compaction (runtime/cluster/log-compactor.ts) the superseded snapshot goes
+        // one delete at a time, in the background.
+        if (p.storedSeq !== undefined && !this.log.compactable) this.log.deleteLater(p.storedSeq);
         p.storedSeq = seq;
         p.flushed = version;
         p.writing = false;
         p.durableSnapshot = snapshot;
         p.refusals = 0;
         p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
-        this.hooks.durable(p, snapshot);
+        if (version !== p.quietVersion) this.hooks.durable(p, snapshot.state);
         // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
         if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
         else if (done) this.hooks.done(p);

@@ -1,5 +1,6 @@
 // Every XState machine the hub runs, listed once so /debug and machines:export can show them.
 import type { AnyStateMachine } from 'xstate';
+import { machineGraph, type GraphFormat } from './graph.js';
 
 export class MachineRegistry {
   private readonly machines = new Map<string, AnyStateMachine>();
@@ -24,5 +25,11 @@ export class MachineRegistry {
   definition(id: string): unknown {
     const m = this.machines.get(id);
     return m ? JSON.parse(JSON.stringify(m.toJSON())) : undefined;
+  }
+
+  /** The machine as a picture's source: Mermaid or Graphviz DOT. */
+  graph(id: string, format: GraphFormat): string | undefined {
+    const m = this.machines.get(id);
+    return m ? machineGraph(m, format) : undefined;
   }
 }

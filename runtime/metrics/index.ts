@@ -25,8 +25,35 @@ export interface HubMetrics {
    * kind (or `queue`) and reason (`too_large`, `unwritable`).
    */
   readonly writesRefused: Counter<'kind' | 'reason'>;
+  /** Partition log compactions, by result (`done`, `aborted`). */
+  readonly logCompactions: Counter<'result'>;
+  /** Records a compaction copied forward before the purge, by holder and destination (`log`, `archive`). */
+  readonly logRecordsRelocated: Counter<'holder' | 'to'>;
+  /** Records removed from partition logs by compaction purges. */
+  readonly logRecordsPurged: Counter;
+  /** Duration of completed compactions (relocation, marker and purge). */
+  readonly logCompactionSeconds: Histogram;
   /** Bounded retry loops that gave up, by loop (see docs/OPERATIONS.md). */
   readonly retryGiveUps: Counter<'loop'>;
+  /**
+   * Delivery attempts by transport (`websocket`, `http`, `official`) and outcome (`pushed`,
+   * `answered`, `unreachable`: the message queues, `busy`: the agent's socket is backed up).
+   */
+  readonly deliveries: Counter<'transport' | 'outcome'>;
+  /** Messages delivered again because the node holding the recipient's socket went away. */
+  readonly redeliveries: Counter;
+  /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
+  readonly queueDeliveries: Counter<'outcome'>;
+  /** Webhook POSTs by outcome (`ok`, `failed`: retried later, `refused`: URL not allowed). */
+  readonly webhookDeliveries: Counter<'outcome'>;
+  /** Open agent WebSockets on this node. */
+  readonly wsConnections: Gauge;
+  /** Frames waiting in agents' outboxes (sockets above their high-water mark), and such sockets. */
+  readonly wsOutboxFrames: Gauge;
+  readonly wsBackedUp: Gauge;
+  /** JetStream publish → PubAck latency, and publishes awaiting their ack. */
+  readonly publishSeconds: Histogram;
+  readonly publishPendingAcks: Gauge;
   /** Run `fn` before each scrape (gauges read from in-memory state). */
   onCollect(fn: () => void): void;
 }
@@ -55,6 +82,59 @@ export function createMetrics(
     registry,
     perAgent: opts.perAgent ?? false,
     onCollect: (fn) => collectors.push(fn),
+    deliveries: new Counter({
+      name: 'burrow_deliveries_total',
+      help: 'Delivery attempts by transport and outcome (pushed, answered, unreachable, busy)',
+      labelNames: ['transport', 'outcome'],
+      registers: [registry],
+    }),
+    redeliveries: new Counter({
+      name: 'burrow_redeliveries_total',
+      help: 'Messages delivered again after the node holding the socket went away',
+      registers: [registry],
+    }),
+    queueDeliveries: new Counter({
+      name: 'burrow_queue_deliveries_total',
+      help: 'Queued messages handed on, by outcome (delivered, busy, offline, gone, expired)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'burrow_webhook_deliveries_total',
+      help: 'Webhook POSTs by outcome (ok, failed, refused)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    wsConnections: new Gauge({
+      name: 'burrow_ws_connections',
+      help: 'Open agent WebSockets on this node',
+      registers: [registry],
+      collect,
+    }),
+    wsOutboxFrames: new Gauge({
+      name: 'burrow_ws_outbox_frames',
+      help: 'Frames waiting in agent outboxes because their socket is above its high-water mark',
+      registers: [registry],
+      collect,
+    }),
+    wsBackedUp: new Gauge({
+      name: 'burrow_ws_backed_up_sockets',
+      help: 'Agent sockets with frames waiting in their outbox',
+      registers: [registry],
+      collect,
+    }),
+    publishSeconds: new Histogram({
+      name: 'burrow_jetstream_publish_seconds',
+      help: 'JetStream publish to PubAck latency',
+      buckets,
+      registers: [registry],
+    }),
+    publishPendingAcks: new Gauge({
+      name: 'burrow_jetstream_pending_acks',
+      help: 'JetStream publishes awaiting their PubAck',
+      registers: [registry],
+      collect,
+    }),
     queuePending: new Gauge({
       name: 'burrow_queue_pending',
       help: 'Queued messages per recipient (without METRICS_PER_AGENT: in total), reported by the node owning the queue',
@@ -115,6 +195,29 @@ export function createMetrics(
       name: 'burrow_log_writes_refused_total',
       help: 'Log writes refused before being sent (too large for NATS max_payload, unwritable subject)',
       labelNames: ['kind', 'reason'],
+      registers: [registry],
+    }),
+    logCompactions: new Counter({
+      name: 'burrow_log_compactions_total',
+      help: 'Partition log compactions (copy forward what is needed, purge the rest), by result',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    logRecordsRelocated: new Counter({
+      name: 'burrow_log_records_relocated_total',
+      help: 'Records copied forward by log compactions, by holder and destination (log or archive)',
+      labelNames: ['holder', 'to'],
+      registers: [registry],
+    }),
+    logRecordsPurged: new Counter({
+      name: 'burrow_log_records_purged_total',
+      help: 'Records removed from partition logs by compaction purges',
+      registers: [registry],
+    }),
+    logCompactionSeconds: new Histogram({
+      name: 'burrow_log_compaction_seconds',
+      help: 'Duration of completed partition log compactions',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
     retryGiveUps: new Counter({

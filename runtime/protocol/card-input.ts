@@ -18,6 +18,11 @@ export const AgentSkillInput = z.object({
   examples: z.array(z.string()).default([]),
   inputModes: MediaTypes.optional(),
   outputModes: MediaTypes.optional(),
+  /**
+   * Listed only in the extended card (A2A GetExtendedAgentCard), which callers allowed to message
+   * the agent get; the public cards leave the skill out.
+   */
+  extended: z.boolean().optional(),
 });
 export type AgentSkillInput = z.infer<typeof AgentSkillInput>;
 
@@ -50,6 +55,18 @@ export const AgentCardInput = z
     documentationUrl: z.string().optional(),
     iconUrl: z.string().optional(),
     supportedInterfaces: z.array(AgentInterfaceInput).optional(),
+    /** Ask the hub to sign the cards it serves for this agent (official agents' always are). */
+    hubSigned: z.boolean().optional(),
+    /** JWS signatures the agent put on its card (A2A card signing), verified at registration. */
+    signatures: z
+      .array(
+        z.object({
+          protected: z.string().min(1),
+          signature: z.string().min(1),
+          header: z.record(z.string(), z.unknown()).optional(),
+        })
+      )
+      .optional(),
   })
   .transform((card, ctx) => {
     const seen = new Set<string>();

@@ -13,7 +13,19 @@ export interface CardTarget {
 }
 
 /** What the hub implements for every agent, whatever the agent itself can do. */
-export const HUB_CAPABILITIES = { streaming: true, pushNotifications: false } as const;
+export const HUB_CAPABILITIES = { streaming: true, pushNotifications: true } as const;
+
+/** Which card: the public one (skills marked `extended` left out) or the extended one (all). */
+export type CardScope = 'public' | 'extended';
+
+/** True when the agent has an extended card: some skill is listed only there. */
+export function hasExtendedCard(card: AgentCardInput): boolean {
+  return card.skills.some((s) => s.extended === true);
+}
+
+function scopedSkills(card: AgentCardInput, scope: CardScope): AgentSkillInput[] {
+  return scope === 'extended' ? card.skills : card.skills.filter((s) => s.extended !== true);
+}
 
 const DEFAULT_INPUT_MODES: readonly string[] = ['text/plain'];
 const BEARER = 'bearer';
@@ -43,12 +55,20 @@ export interface V1AgentCard {
   version: string;
   documentationUrl?: string;
   iconUrl?: string;
-  capabilities: { streaming: boolean; pushNotifications: boolean };
+  capabilities: { streaming: boolean; pushNotifications: boolean; extendedAgentCard?: boolean };
   securitySchemes: Record<string, { httpAuthSecurityScheme: { scheme: string } }>;
   securityRequirements: { schemes: Record<string, { list: string[] }> }[];
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: CardSkill[];
+  signatures?: CardSignature[];
+}
+
+/** One JWS (flattened JSON serialization, detached payload) over the canonical card. */
+export interface CardSignature {
+  protected: string;
+  signature: string;
+  header?: Record<string, unknown>;
 }
 
 /** A2A v0.3 AgentCard (OpenAPI-style security schemes with `type`). */
@@ -68,6 +88,8 @@ export interface V03AgentCard {
   defaultInputModes: string[];
   defaultOutputModes: string[];
   skills: CardSkill[];
+  supportsAuthenticatedExtendedCard?: boolean;
+  signatures?: CardSignature[];
 }
 
 /** The spec's Agent card (agent.json). */
@@ -89,8 +111,13 @@ export function agentEndpoint(target: CardTarget): string {
   return `${target.publicUrl.replace(/\/+$/, '')}/agents/${encodeURIComponent(target.agentId)}/a2a`;
 }
 
-export function cardV1(card: AgentCardInput, target: CardTarget): V1AgentCard {
+export function cardV1(
+  card: AgentCardInput,
+  target: CardTarget,
+  scope: CardScope = 'public'
+): V1AgentCard {
   const url = agentEndpoint(target);
+  const extended = scope === 'public' && hasExtendedCard(card);
   return {
     name: card.name,
     description: card.description,
@@ -101,15 +128,20 @@ export function cardV1(card: AgentCardInput, target: CardTarget): V1AgentCard {
     ...(card.provider ? { provider: { ...card.provider } } : {}),
     version: card.version,
     ...links(card),
-    capabilities: { ...HUB_CAPABILITIES },
+    capabilities: { ...HUB_CAPABILITIES, ...(extended ? { extendedAgentCard: true } : {}) },
     securitySchemes: { [BEARER]: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
     securityRequirements: [{ schemes: { [BEARER]: { list: [] } } }],
     ...modes(card),
-    skills: card.skills.map(skill),
+    skills: scopedSkills(card, scope).map(skill),
   };
 }
 
-export function cardV03(card: AgentCardInput, target: CardTarget): V03AgentCard {
+export function cardV03(
+  card: AgentCardInput,
+  target: CardTarget,
+  scope: CardScope = 'public'
+): V03AgentCard {
+  const extended = scope === 'public' && hasExtendedCard(card);
   return {
     protocolVersion: '0.3',
     name: card.name,
@@ -126,7 +158,8 @@ export function cardV03(card: AgentCardInput, target: CardTarget): V03AgentCard 
     securitySchemes: { [BEARER]: { type: 'http', scheme: 'bearer' } },
     security: [{ [BEARER]: [] }],
     ...modes(card),
-    skills: card.skills.map(skill),
+    skills: scopedSkills(card, scope).map(skill),
+    ...(extended ? { supportsAuthenticatedExtendedCard: true } : {}),
   };
 }
 
@@ -143,7 +176,7 @@ export function registeredCard(card: AgentCardInput, target: CardTarget): Regist
       streaming: card.capabilities.streaming,
       pushNotifications: card.capabilities.pushNotifications,
     },
-    skills: card.skills.map(skill),
+    skills: scopedSkills(card, 'public').map(skill),
     ...(card.defaultInputModes ? { defaultInputModes: [...card.defaultInputModes] } : {}),
     ...(card.defaultOutputModes ? { defaultOutputModes: [...card.defaultOutputModes] } : {}),
   };

@@ -314,6 +314,9 @@ describe('params', () => {
       undefined
     );
     expect(rejection(() => parseParams(ListTasksParams, { status: 'done' })).field).toBe('status');
+    for (const status of ['constructor', 'toString', '__proto__']) {
+      expect(rejection(() => parseParams(ListTasksParams, { status })).field).toBe('status');
+    }
     expect(rejection(() => parseParams(ListTasksParams, { pageSize: 0 })).field).toBe('pageSize');
     expect(rejection(() => parseParams(ListTasksParams, { pageSize: 101 })).message).toContain(
       'must be at most 100'

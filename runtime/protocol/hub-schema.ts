@@ -117,7 +117,8 @@ const STATE_NAMES: Record<string, TaskStateName> = {
 };
 
 function stateName(s: string, ctx: z.RefinementCtx): TaskStateName {
-  const state = STATE_NAMES[s];
+  // Own keys only: `constructor` or `toString` must not read Object.prototype's functions.
+  const state = Object.hasOwn(STATE_NAMES, s) ? STATE_NAMES[s] : undefined;
   if (state !== undefined) return state;
   ctx.addIssue({
     code: 'custom',

@@ -31,6 +31,14 @@ export {
 } from './hub-schema.js';
 export { parseParams, describeIssue } from './parse-params.js';
 export { decodeSendMessage, type SendRequest } from './send-request.js';
+export { readSendMessageParams, readMessage, readParts } from './send-check.js';
+export { readTaskRespondParams, readArtifact } from './respond-check.js';
+export { readPart } from './part-check.js';
+export {
+  readGetTaskParams,
+  readCancelTaskParams,
+  readSubscribeToTaskParams,
+} from './task-id-check.js';
 export { RpcMethod, normalizeMethod, isHubOnlyMethod, isStreamingMethod } from './methods.js';
 export {
   isoTime,
@@ -63,7 +71,10 @@ export {
   registeredCard,
   agentEndpoint,
   etagOf,
+  hasExtendedCard,
   HUB_CAPABILITIES,
+  type CardScope,
+  type CardSignature,
   type CardTarget,
   type CardSkill,
   type V1AgentCard,

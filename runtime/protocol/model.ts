@@ -2,38 +2,13 @@
 // A2A v1.0, A2A v0.3, WebSocket frames) is a codec over these shapes (decisions.md §1). The hub
 // dialect is closest to it: parts carry `kind`, roles are user/agent, states are lowercase.
 
-export const TaskStates = [
-  'submitted',
-  'working',
-  'input-required',
-  'completed',
-  'failed',
-  'canceled',
-  'rejected',
-] as const;
-export type TaskStateName = (typeof TaskStates)[number];
+import type { Part, TaskState } from '../../sdk/contract/index.js';
 
-export const TerminalStates: ReadonlySet<TaskStateName> = new Set([
-  'completed',
-  'failed',
-  'canceled',
-  'rejected',
-]);
+// Task states and parts are the contract the SDK ships (sdk/contract): one copy for both sides.
+export { TaskStates, TerminalStates, type Part } from '../../sdk/contract/index.js';
+export type TaskStateName = TaskState;
 
 export type Role = 'user' | 'agent';
-
-export type Part =
-  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
-  | {
-      kind: 'file';
-      mimeType: string;
-      name?: string;
-      /** base64 */
-      data?: string;
-      uri?: string;
-      metadata?: Record<string, unknown>;
-    }
-  | { kind: 'data'; mimeType: string; data: string; metadata?: Record<string, unknown> };
 
 export interface Message {
   role: Role;
@@ -97,6 +72,11 @@ export interface Task {
   delivery?: 'pending' | 'queued';
   /** Hub-internal: the node holding the WebSocket the latest message was pushed to, until answered. */
   deliveredVia?: string;
+  /**
+   * Hub-internal: the recipient acknowledged the latest pushed message (a WebSocket `received`
+   * frame), so a node loss does not push it again.
+   */
+  received?: true;
   events: TaskEventRecord[];
   rev: number;
 }

@@ -2,6 +2,7 @@
 // first zod issue becomes an InvalidParamsError with a dotted path and a sentence a person can act on.
 import type { z } from 'zod';
 import { InvalidParamsError } from '../errors/index.js';
+import { kindOf } from './input-check.js';
 
 /**
  * Parses JSON-RPC `params` with `schema`, or throws InvalidParamsError naming the first bad field
@@ -63,11 +64,4 @@ const ARTICLES: Record<string, string> = {
 
 function article(expected: string): string {
   return ARTICLES[expected] ?? expected;
-}
-
-function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'number' && !Number.isInteger(v)) return 'a fraction';
-  return typeof v === 'object' ? 'an object' : typeof v;
 }

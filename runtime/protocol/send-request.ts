@@ -2,9 +2,9 @@
 // decisions.md §1, §8): where the ids come from, and whether the caller waits.
 import { InvalidParamsError } from '../errors/index.js';
 import type { Dialect } from './dialect.js';
-import { SendMessageParams, type SendMessageConfiguration } from './hub-schema.js';
+import type { SendMessageConfiguration } from './hub-schema.js';
 import type { Message } from './model.js';
-import { parseParams } from './parse-params.js';
+import { readSendMessageParams } from './send-check.js';
 
 export interface SendRequest {
   /** The message, its contextId/taskId set to the resolved values. */
@@ -31,7 +31,7 @@ const BLOCKING_BY_DEFAULT: Record<Dialect, boolean> = { hub: false, v1: true, 'v
 
 /** Parses and resolves SendMessage/SendStreamingMessage params; throws InvalidParamsError. */
 export function decodeSendMessage(params: unknown, dialect: Dialect): SendRequest {
-  const p = parseParams(SendMessageParams, params);
+  const p = readSendMessageParams(params);
   const config: Partial<SendMessageConfiguration> = p.configuration ?? {};
   const contextId = pick('contextId', p.message.contextId, config.contextId);
   const taskId = pick('taskId', p.message.taskId, config.taskId);

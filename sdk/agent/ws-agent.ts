@@ -84,6 +84,14 @@ const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_REPLACED = 4409;
 const DEFAULT_PING_MS = 15_000;
 const DEFAULT_STABLE_MS = 30_000;
+/** Answers younger than this are sent again after an unclean close (a hub node's failover). */
+const RESEND_WINDOW_MS = 30_000;
+const RESEND_MAX = 1000;
+/**
+ * A message not answered this soon is acknowledged with a `received` frame. Well inside the 20 ms
+ * the hub holds a task's `working` write for, so the acknowledgement is stored with it.
+ */
+const ACK_AFTER_MS = 5;
 
 type Frame = Record<string, unknown> & { type?: unknown };
 
@@ -103,6 +111,16 @@ export class WsAgent {
   #lastHeard = 0;
   /** Frames written while not connected; sent after the next welcome, in order. */
   #outbox: unknown[] = [];
+  /**
+   * Answers written to the socket lately. The hub acknowledges no answer, and the agent
+   * acknowledges every message (`received`), so the hub does not push it again after the node
+   * holding the socket dies: an answer that died with that node is sent again on the next socket.
+   */
+  #recentAnswers: Array<{ frame: Frame; at: number }> = [];
+  /** Task ids answered again after a reconnect: the hub's refusal of a repeat is expected. */
+  #resent = new Set<string>();
+  /** Acknowledgements not sent yet: a message answered within ACK_AFTER_MS needs none. */
+  #acks = new Map<string, NodeJS.Timeout>();
   #cardWaiters: Array<{ resolve: (c: AgentCard) => void; reject: (e: Error) => void }> = [];
   /** Verification then dispatch, one message after another: onMessage sees arrival order. */
   #intake: Promise<void> = Promise.resolve();
@@ -214,6 +232,7 @@ export class WsAgent {
     this.#stopTimers();
     if (wasWelcomed || code !== 1006) this.#emit({ type: 'disconnected', code, reason });
     if (this.#stopped) return;
+    if (wasWelcomed && code !== 1000) this.#resendRecentAnswers();
     if (this.#authError !== undefined || code === CLOSE_UNAUTHORIZED) {
       const message = this.#authError ?? (reason || 'unauthorized');
       this.#stop(new WsAgentAuthError(message));
@@ -274,8 +293,52 @@ export class WsAgent {
 
   #send(frame: unknown): void {
     const ws = this.#ws;
-    if (this.#welcomed && ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
-    else this.#outbox.push(frame);
+    if (this.#welcomed && ws?.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(frame));
+      if (isFinalAnswer(frame)) {
+        this.#remember(frame as Frame);
+        const taskId = String((frame as Frame).taskId);
+        const ack = this.#acks.get(taskId);
+        if (ack !== undefined) {
+          clearTimeout(ack);
+          this.#acks.delete(taskId);
+        }
+      }
+    } else this.#outbox.push(frame);
+  }
+
+  #remember(frame: Frame): void {
+    const now = Date.now();
+    const a = this.#recentAnswers;
+    while (a.length > 0 && (now - a[0]!.at > RESEND_WINDOW_MS || a.length >= RESEND_MAX)) a.shift();
+    a.push({ frame, at: now });
+  }
+
+  /** The socket died unclosed: answers of the last moments may have died with the hub node. */
+  #resendRecentAnswers(): void {
+    const now = Date.now();
+    const again = this.#recentAnswers.filter((r) => now - r.at <= RESEND_WINDOW_MS);
+    this.#recentAnswers = [];
+    if (again.length === 0) return;
+    this.#resent = new Set(again.map((r) => String(r.frame.taskId)));
+    this.#outbox = [...again.map((r) => r.frame), ...this.#outbox];
+  }
+
+  /**
+   * Tell the hub this message arrived (the optional `received` frame), unless the answer leaves
+   * first: an answer says as much, and a quick agent then costs the hub nothing extra.
+   */
+  #acknowledge(taskId: string): void {
+    if (this.#acks.has(taskId)) return;
+    const ws = this.#ws;
+    const timer = setTimeout(() => {
+      this.#acks.delete(taskId);
+      if (ws === this.#ws && this.#welcomed && ws?.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ type: 'received', taskId }));
+      }
+    }, ACK_AFTER_MS);
+    timer.unref?.();
+    this.#acks.set(taskId, timer);
   }
 
   // ---- frames from the hub ---------------------------------------------------------------------
@@ -294,6 +357,7 @@ export class WsAgent {
         this.#onWelcome(frame);
         return;
       case 'message':
+        if (typeof frame.taskId === 'string') this.#acknowledge(frame.taskId);
         // A failure here must not break the chain: later messages still need their turn.
         this.#intake = this.#intake
           .then(() => this.#onMessageFrame(frame))
@@ -330,6 +394,8 @@ export class WsAgent {
       this.#cardWaiters.shift()?.reject(new Error(`update_card refused: ${error}: ${message}`));
       return;
     }
+    // An answer sent again after a reconnect that had reached the hub the first time.
+    if (taskId && this.#resent.delete(taskId)) return;
     this.#emit({ type: 'hub_error', error, message, ...(taskId ? { taskId } : {}) });
   }
 
@@ -410,6 +476,12 @@ export function hubSocketUrl(url: string): string {
   }
   if (u.pathname === '/' || u.pathname === '') u.pathname = '/ws';
   return u.toString();
+}
+
+/** A task_response that ends or pauses its task (sent twice, the hub refuses the repeat). */
+function isFinalAnswer(frame: unknown): boolean {
+  const f = frame as TaskResponseFrame;
+  return f.type === 'task_response' && f.status?.state !== 'working';
 }
 
 function failedFrame(taskId: string, message: string): TaskResponseFrame {

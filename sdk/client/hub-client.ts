@@ -14,6 +14,7 @@ import type {
   Category,
   DirectoryAgent,
   GetTaskOptions,
+  HubIdentity,
   HubTask,
   ListTasksParams,
   MessageContent,
@@ -57,6 +58,11 @@ export class HubClient {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       retry: this.retry,
     });
+  }
+
+  /** Who this client's key speaks for: the agent (id, tenant, name…) or a tenant admin. */
+  me(options: CallOptions = {}): Promise<HubIdentity> {
+    return this.t.rpc<HubIdentity>('x-burrow/agent.me', {}, 'safe', options);
   }
 
   // ---- messaging ------------------------------------------------------------------------------

@@ -275,3 +275,19 @@ export interface AgentSettingsPatch {
   websiteUrl?: string | null;
   docsUrl?: string | null;
 }
+
+/** Who the client's key speaks for (`me()`, the hub's `x-burrow/agent.me`). */
+export interface HubIdentity {
+  /** `admin` for a tenant admin key: then only `tenantId` is set. */
+  kind: 'agent' | 'admin';
+  tenantId: string;
+  agentId?: string;
+  name?: string;
+  description?: string;
+  alias?: string | null;
+  visibility?: string;
+  category?: string | null;
+  tags?: string[];
+  /** `websocket`, `http` or `official`. */
+  transport?: string;
+}

@@ -1,12 +1,10 @@
 // The hub's public signing keys (decisions.md §4), fetched from `{hub}/.well-known/hub-keys.json`
 // and cached. A kid the cache does not hold triggers a refresh (the hub rotated its key), at most
 // once per `minRefreshIntervalMs`, so a stream of made-up kids cannot turn into a stream of fetches.
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { importEd25519Jwk, isJwks, type HubJwks } from '../contract/index.js';
 
-/** A JWKS as the hub publishes it; entries that are not Ed25519 signing keys are ignored. */
-export interface HubJwks {
-  keys: readonly unknown[];
-}
+export type { HubJwks } from '../contract/index.js';
 
 export interface HubKeysOptions {
   /** The hub's base URL (http or https; a ws/wss URL or one ending in /ws is accepted too). */
@@ -131,35 +129,12 @@ export class HubKeys {
   }
 }
 
-function isJwks(v: unknown): v is HubJwks {
-  return typeof v === 'object' && v !== null && Array.isArray((v as HubJwks).keys);
-}
-
 function importJwks(jwks: HubJwks): Map<string, KeyObject> {
   const out = new Map<string, KeyObject>();
   for (const k of jwks.keys) {
-    if (!isEd25519Jwk(k)) continue;
-    try {
-      out.set(
-        k.kid,
-        createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.x }, format: 'jwk' })
-      );
-    } catch {
-      // An unusable entry is skipped; the others still verify.
-    }
+    // An unusable entry is skipped; the others still verify.
+    const key = importEd25519Jwk(k);
+    if (key) out.set((k as { kid: string }).kid, key);
   }
   return out;
-}
-
-function isEd25519Jwk(k: unknown): k is { kty: 'OKP'; crv: 'Ed25519'; x: string; kid: string } {
-  if (typeof k !== 'object' || k === null) return false;
-  const j = k as Record<string, unknown>;
-  return (
-    j.kty === 'OKP' &&
-    j.crv === 'Ed25519' &&
-    typeof j.x === 'string' &&
-    typeof j.kid === 'string' &&
-    (j.alg === undefined || j.alg === 'EdDSA') &&
-    (j.use === undefined || j.use === 'sig')
-  );
 }

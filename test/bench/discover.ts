@@ -6,13 +6,19 @@
 // directory or with SQL) and then without it, reporting the share served as kept answers (only
 // SQL answers are kept, so with the in-memory directory that share is 0).
 // BENCH_DIRECTORY_ONLY=search,nearby,searchCached,nearbyCached picks some of the four.
+// Before the hub starts, the bench process loads the same directory into a LiveDirectory of its
+// own (directory-load.ts): heap per agent, load time and the event loop's longest stall during
+// the load (issue 31). Then the same at BENCH_LARGE_AGENTS (1,000,000; 0 skips it): seed, load,
+// and the uncached search and nearby latencies beside `SELECT 1`.
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
 import { createDb, migrate, type Db } from '../../infra/db/index.js';
+import { measureDirectoryLoad, type DirectoryLoadReport } from './directory-load.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100_000);
+const LARGE_AGENTS = Number(process.env.BENCH_LARGE_AGENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONCURRENCY = 20;
@@ -38,6 +44,10 @@ export interface DiscoverBenchReport {
   locations: number;
   seedSeconds: number;
   concurrency: number;
+  /** The directory loaded in the bench process: heap per agent, load time and stall. */
+  load: DirectoryLoadReport;
+  /** The second size (BENCH_LARGE_AGENTS), uncached rows only; absent when skipped. */
+  large?: Omit<DiscoverBenchReport, 'large'>;
   selectOne: Latency;
   /** Uncached: every answer read afresh. */
   search: Latency;
@@ -311,6 +321,16 @@ export function typo(word: string, i: number): string {
 }
 
 export async function discoverBench(): Promise<DiscoverBenchReport> {
+  const report = await discoverAt(AGENTS);
+  if (LARGE_AGENTS <= 0) return report;
+  return { ...report, large: await discoverAt(LARGE_AGENTS, 'search,nearby') };
+}
+
+/** Seed `agents`, measure the load in this process, then a hub's answers. */
+async function discoverAt(
+  agents: number,
+  only?: string
+): Promise<Omit<DiscoverBenchReport, 'large'>> {
   const nats = await startNatsServer();
   const db = await createTestDatabase('burrow_bench_d');
   const sql = createDb(db.url, { max: CONCURRENCY });
@@ -318,8 +338,9 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
   try {
     await migrate(sql);
     const t0 = performance.now();
-    const { locations } = await seedDirectory(sql);
+    const { locations } = await seedDirectory(sql, agents);
     const seedSeconds = (performance.now() - t0) / 1000;
+    const load = await measureDirectoryLoad(db.url);
     hub = await startHubProcess({
       env: {
         NATS_URL: nats.url,
@@ -335,11 +356,12 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
       },
     });
     return {
-      agents: AGENTS,
+      agents,
       locations,
       seedSeconds,
       concurrency: CONCURRENCY,
-      ...(await measureDirectory(hub.url, sql)),
+      load,
+      ...(await measureDirectory(hub.url, sql, only)),
     };
   } finally {
     await hub?.close();
@@ -351,11 +373,15 @@ export async function discoverBench(): Promise<DiscoverBenchReport> {
 
 export type DirectoryMeasures = Omit<
   DiscoverBenchReport,
-  'agents' | 'locations' | 'seedSeconds' | 'concurrency'
+  'agents' | 'locations' | 'seedSeconds' | 'concurrency' | 'load' | 'large'
 >;
 
 /** The measurements, against a hub at `hubUrl` serving the directory seeded in `sql`. */
-export async function measureDirectory(hubUrl: string, sql: Db): Promise<DirectoryMeasures> {
+export async function measureDirectory(
+  hubUrl: string,
+  sql: Db,
+  only = process.env.BENCH_DIRECTORY_ONLY
+): Promise<DirectoryMeasures> {
   const http = httpGetter(hubUrl);
   const counted = (r: { status: number; body: string; hit: boolean }) => ({
     ok: r.status === 200,
@@ -389,7 +415,6 @@ export async function measureDirectory(hubUrl: string, sql: Db): Promise<Directo
     };
     const distinct = (path: (i: number) => string, requests: number) =>
       new Set(Array.from({ length: requests }, (_, i) => path(i))).size;
-    const only = process.env.BENCH_DIRECTORY_ONLY;
     const skip: Latency = { ...quantiles([], 1, 0, [], 0), sent: 0 };
     const run = (name: string, call: (i: number) => Promise<CallResult>) =>
       only === undefined || only.split(',').includes(name) ? closedLoop(call) : skip;

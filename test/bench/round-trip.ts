@@ -1,6 +1,9 @@
-// Issue 3's benchmark: blocking SendMessage round trips from 50 concurrent HTTP senders to a
-// WebSocket echo agent in another process, every accepted task durable in JetStream; then the
-// same load against @a2a-js/sdk's in-memory express echo server as the reference.
+// Issue 19's round-trip benchmark: blocking SendMessage calls from autocannon (50 connections,
+// each body with its own messageId) through the hub to a WebSocket echo agent in another process,
+// every accepted task durable in JetStream; then the same load against @a2a-js/sdk's in-memory
+// express echo server, the reference. Hub and reference alternate (BENCH_ROUNDS of each) so both
+// see the same machine. For every measured window, the CPU each process used (hub, nats-server,
+// PostgreSQL, echo agent, load generator, reference) is divided by the successful requests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
@@ -10,14 +13,17 @@ import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
 import { freePorts } from '../support/nats-process.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
-import { runLoad, sendMessageBody, type LoadResult } from './load.js';
+import { sendMessageBody } from './load.js';
+import { cannon, quantile, type CannonResult } from './cannon.js';
+import { cpuWindow, type CpuWindow } from './proc-cpu.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const CONNECTIONS = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-function child(
+export function child(
   script: string,
   args: string[],
   ready: RegExp
@@ -35,11 +41,74 @@ function child(
   });
 }
 
+export interface SideRun {
+  load: Omit<CannonResult, 'latencies'>;
+  cpu: CpuWindow;
+  /** CPU µs per successful request, per process (postgres: backends + server). */
+  micros: Record<string, number>;
+}
+
+export interface SideSummary {
+  requests: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  failures: number;
+  /** CPU µs per successful request over all rounds, per process. */
+  micros: Record<string, number>;
+  /** Machine cores busy during the windows, and how many of them were the processes above. */
+  machineCores: number;
+  ourCores: number;
+}
+
 export interface RoundTripReport {
-  hub: LoadResult;
-  reference: LoadResult;
-  ratio: number;
+  connections: number;
+  rounds: Array<{ hub: SideRun; reference: SideRun }>;
+  hub: SideSummary;
+  reference: SideSummary;
+  /** Hub CPU per round trip ÷ reference CPU per request (target ≤ 0.6). */
+  cpuRatio: number;
+  /** Hub throughput ÷ reference throughput (target ≥ 2). */
+  throughputRatio: number;
+  /** Tasks in the hub's index afterwards, and successes (warm-ups included) they must cover. */
   durableTasks: number;
+  acceptedTasks: number;
+}
+
+function micros(cpu: CpuWindow, n: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(cpu.processes)) out[k] = (v * 1e6) / Math.max(1, n);
+  out['postgres'] = ((cpu.postgresBackends + cpu.postgresServer) * 1e6) / Math.max(1, n);
+  out['postgresBackends'] = (cpu.postgresBackends * 1e6) / Math.max(1, n);
+  return out;
+}
+
+function summarize(runs: SideRun[], latencies: number[][]): SideSummary {
+  const all = latencies.flat().sort((a, b) => a - b);
+  const requests = runs.reduce((a, r) => a + r.load.successes, 0);
+  const seconds = runs.reduce((a, r) => a + r.load.seconds, 0);
+  const cpuSeconds = runs.reduce((a, r) => a + r.cpu.seconds, 0);
+  const sum: Record<string, number> = {};
+  for (const r of runs)
+    for (const [k, v] of Object.entries(r.micros))
+      sum[k] = (sum[k] ?? 0) + v * Math.max(1, r.load.successes);
+  for (const k of Object.keys(sum)) sum[k] = sum[k]! / Math.max(1, requests);
+  return {
+    requests,
+    seconds,
+    throughput: requests / seconds,
+    p50: quantile(all, 0.5),
+    p90: quantile(all, 0.9),
+    p99: quantile(all, 0.99),
+    max: all.at(-1) ?? 0,
+    failures: runs.reduce((a, r) => a + r.load.failures, 0),
+    micros: sum,
+    machineCores: runs.reduce((a, r) => a + r.cpu.machineBusy, 0) / cpuSeconds,
+    ourCores: runs.reduce((a, r) => a + r.cpu.ourCores * r.cpu.seconds, 0) / cpuSeconds,
+  };
 }
 
 export async function roundTrip(): Promise<RoundTripReport> {
@@ -53,6 +122,7 @@ export async function roundTrip(): Promise<RoundTripReport> {
       // The benchmark measures the hub, not the per-key rate limit.
       RATE_LIMIT_PER_MINUTE: '1000000',
     },
+    ...(process.env.HUB_NODE_ARGS ? { nodeArgs: process.env.HUB_NODE_ARGS.split(' ') } : {}),
   });
   const sql = createDb(db.url, { max: 2 });
   let agentProc: ChildProcess | undefined;
@@ -63,55 +133,79 @@ export async function roundTrip(): Promise<RoundTripReport> {
     const echo = await createAgent(sql, { tenantId: tenant.id, name: 'ws-echo' });
     agentProc = (await child('test/bench/ws-echo-agent.ts', [hub.url, echo.apiKey], /^ready$/))
       .proc;
+    const [port] = await freePorts(1);
+    refProc = (await child('test/bench/reference-server.ts', [String(port)], /^listening/)).proc;
+    const pids = {
+      hub: hub.pid,
+      nats: nats.pid,
+      echoAgent: agentProc.pid!,
+      reference: refProc.pid!,
+    };
+    const pg = { sql, database: db.name };
 
-    const hubResult = await runLoad({
-      url: `${hub.url}/a2a`,
-      concurrency: CONCURRENCY,
-      warmupSeconds: WARMUP,
-      seconds: SECONDS,
-      headers: { authorization: `Bearer ${sender.apiKey}`, 'a2a-version': '1.0' },
-      body: (i) => sendMessageBody(i, echo.agent.id, `hello ${i}`, { blocking: true }),
-      ok: (status, body) => status === 200 && body.includes('"state":"completed"'),
-    });
+    const measure = async (
+      target: 'hub' | 'reference'
+    ): Promise<{ run: SideRun; latencies: number[] }> => {
+      let close: (() => Promise<CpuWindow>) | undefined;
+      let cpu: CpuWindow | undefined;
+      const load = await cannon({
+        url: target === 'hub' ? `${hub.url}/a2a` : `http://127.0.0.1:${port}/`,
+        connections: CONNECTIONS,
+        warmupSeconds: WARMUP,
+        seconds: SECONDS,
+        headers:
+          target === 'hub'
+            ? { authorization: `Bearer ${sender.apiKey}`, 'a2a-version': '1.0' }
+            : { 'a2a-version': '1.0' },
+        body: target === 'hub' ? hubBody(echo.agent.id) : referenceBody,
+        ok:
+          target === 'hub'
+            ? (status, body) => status === 200 && body.includes('"state":"completed"')
+            : (status, body) => status === 200 && body.includes('TASK_STATE_COMPLETED'),
+        onMeasureStart: async () => {
+          close = await cpuWindow(pids, pg);
+        },
+        onMeasureEnd: async () => {
+          cpu = await close!();
+        },
+      });
+      const { latencies, ...rest } = load;
+      return { run: { load: rest, cpu: cpu!, micros: micros(cpu!, load.successes) }, latencies };
+    };
+
+    const rounds: RoundTripReport['rounds'] = [];
+    const lat = { hub: [] as number[][], reference: [] as number[][] };
+    let accepted = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const h = await measure('hub');
+      accepted += h.run.load.successes + h.run.load.warmupSuccesses;
+      const r = await measure('reference');
+      rounds.push({ hub: h.run, reference: r.run });
+      lat.hub.push(h.latencies);
+      lat.reference.push(r.latencies);
+    }
     // Every accepted task is in the durable log; the index in PostgreSQL trails it briefly.
     await new Promise((r) => setTimeout(r, 2000));
     const rows = await sql<
       Array<{ n: string }>
     >`select count(*) as n from tasks where sender_id = ${sender.agent.id}`;
-    const n = rows[0]?.n ?? '0';
-
-    if (process.env.BENCH_SKIP_REFERENCE) {
-      return { hub: hubResult, reference: hubResult, ratio: 1, durableTasks: Number(n) };
-    }
-    const [port] = await freePorts(1);
-    refProc = (await child('test/bench/reference-server.ts', [String(port)], /^listening/)).proc;
-    const reference = await runLoad({
-      url: `http://127.0.0.1:${port}/`,
-      concurrency: CONCURRENCY,
-      warmupSeconds: WARMUP,
-      seconds: SECONDS,
-      headers: { 'a2a-version': '1.0' },
-      body: (i) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: i,
-          method: 'SendMessage',
-          params: {
-            message: {
-              messageId: randomUUID(),
-              role: 'ROLE_USER',
-              parts: [{ text: `hello ${i}` }],
-            },
-            configuration: { returnImmediately: false },
-          },
-        }),
-      ok: (status, body) => status === 200 && body.includes('TASK_STATE_COMPLETED'),
-    });
+    const hubSummary = summarize(
+      rounds.map((r) => r.hub),
+      lat.hub
+    );
+    const refSummary = summarize(
+      rounds.map((r) => r.reference),
+      lat.reference
+    );
     return {
-      hub: hubResult,
-      reference,
-      ratio: hubResult.throughput / reference.throughput,
-      durableTasks: Number(n),
+      connections: CONNECTIONS,
+      rounds,
+      hub: hubSummary,
+      reference: refSummary,
+      cpuRatio: (hubSummary.micros['hub'] ?? 0) / (refSummary.micros['reference'] ?? 1),
+      throughputRatio: hubSummary.throughput / refSummary.throughput,
+      durableTasks: Number(rows[0]?.n ?? 0),
+      acceptedTasks: accepted,
     };
   } finally {
     agentProc?.kill('SIGTERM');
@@ -123,3 +217,17 @@ export async function roundTrip(): Promise<RoundTripReport> {
     await db.drop();
   }
 }
+
+const hubBody = (agentId: string) => (i: number) =>
+  sendMessageBody(i, agentId, `hello ${i}`, { blocking: true });
+
+const referenceBody = (i: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'SendMessage',
+    params: {
+      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: `hello ${i}` }] },
+      configuration: { returnImmediately: false },
+    },
+  });

@@ -1,24 +1,243 @@
-// `npm run bench`: the benchmarks the issues name, on this machine, printed as a table and saved
+// `npm run bench`: the benchmarks the issues name, on this machine, printed as tables and saved
 // to test/bench/results/*.json. Timing targets are checked here, never in timed tests.
+// BENCH_ONLY (a comma list) picks benchmarks; without it, issue 19's four run: round-trip,
+// enqueue, drain, memory, then a table of their figures beside the targets. The older ones run
+// when named: discover, pixel, nodes, floor (after a round-trip run); BENCH_ONLY=all runs all.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cpus } from 'node:os';
-import { roundTrip } from './round-trip.js';
-import { queueBench } from './queue.js';
+import { roundTrip, type SideSummary } from './round-trip.js';
+import { enqueueBench } from './enqueue.js';
+import { drainBench, type DrainReport } from './drain.js';
+import { memoryBench } from './memory.js';
 import { discoverBench } from './discover.js';
+import { addTarget, fmt, printTargets, targetRows } from './targets.js';
 
 const out = resolve(import.meta.dirname, 'results');
 mkdirSync(out, { recursive: true });
-const fmt = (n: number, d = 1) => n.toFixed(d);
+const save = (name: string, value: object) =>
+  writeFileSync(
+    resolve(out, `${name}.json`),
+    JSON.stringify({ at: new Date().toISOString(), ...value }, null, 2)
+  );
 
-// BENCH_ONLY=round-trip|queue|discover|pixel|nodes|floor runs one of them.
-const only = process.env.BENCH_ONLY;
-if (!only || only === 'round-trip') await roundTripReport();
-if (!only || only === 'queue') await queueReport();
-if (!only || only === 'discover') await discoverReport();
-if (!only || only === 'pixel') await (await import('./pixel.js')).pixelReport();
-if (!only || only === 'nodes') await nodesReport();
-if (!only || only === 'floor') await floorReport();
+/**
+ * The heap per pending message before issue 19 (README, 2026-11-22: 1,014–1,017 bytes in runs
+ * since), with 2 % for run-to-run noise: the target is "as today or better".
+ */
+const PENDING_BYTES_BEFORE = 1015;
+const PENDING_BYTES_NOISE = 1.02;
+
+const ISSUE_19 = ['round-trip', 'enqueue', 'drain', 'memory'];
+const ALL = [...ISSUE_19, 'discover', 'pixel', 'nodes', 'floor'];
+const asked = (process.env.BENCH_ONLY ?? ISSUE_19.join(',')).split(',').map((s) => s.trim());
+const only = new Set(asked.includes('all') ? ALL : asked);
+const unknown = [...only].filter((n) => !ALL.includes(n));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `BENCH_ONLY: unknown ${unknown.join(', ')}; known: ${ALL.join(', ')}, all\n`
+  );
+  process.exit(2);
+}
+const reports: Record<string, () => Promise<void>> = {
+  'round-trip': roundTripReport,
+  enqueue: enqueueReport,
+  drain: drainReport,
+  memory: memoryReport,
+  discover: discoverReport,
+  pixel: async () => (await import('./pixel.js')).pixelReport(),
+  nodes: nodesReport,
+  floor: floorReport,
+};
+for (const name of ALL) {
+  if (!only.has(name)) continue;
+  const t0 = performance.now();
+  await reports[name]!();
+  process.stdout.write(`(${name}: ${fmt((performance.now() - t0) / 1000, 0)} s)\n`);
+}
+if (targetRows().length > 0) {
+  printTargets();
+  save(`targets-${[...only].filter((n) => ISSUE_19.includes(n)).join('+')}`, {
+    cores: cpus().length,
+    rows: targetRows(),
+  });
+}
+
+/** CPU µs per request of each process, in print order. */
+function cpuCells(m: Record<string, number>, main: string): string {
+  const keys = [main, 'nats', 'postgres', 'echoAgent', 'loadGenerator'];
+  return keys
+    .filter((k) => m[k] !== undefined)
+    .map((k) => fmt(m[k]!, 0))
+    .join(' / ');
+}
+
+async function roundTripReport() {
+  const r = await roundTrip();
+  const row = (
+    name: string,
+    s: { throughput: number; p50: number; p90: number; p99: number; max: number; failures: number },
+    cpu: string,
+    cores: string
+  ) =>
+    `| ${name} | ${fmt(s.throughput, 0)} | ${fmt(s.p50)} | ${fmt(s.p90)} | ${fmt(s.p99)} | ${fmt(s.max)} | ${s.failures} | ${cpu} | ${cores} |`;
+  const cores = (c: { machineCores: number; ourCores: number }) =>
+    `${fmt(c.machineCores, 2)} (ours ${fmt(c.ourCores, 2)})`;
+  const lines = [
+    `\nRound trips: blocking SendMessage, autocannon, ${r.connections} connections, ${r.rounds.length} rounds of hub then reference (${cpus().length} cores)`,
+    '| run | req/s | p50 ms | p90 ms | p99 ms | max ms | failed | CPU µs per request: server / nats / postgres / agent / load generator | machine cores busy |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  r.rounds.forEach((round, i) => {
+    const h = round.hub;
+    const f = round.reference;
+    lines.push(
+      row(
+        `${i + 1}. hub → WS echo agent`,
+        { ...h.load, failures: h.load.failures },
+        cpuCells(h.micros, 'hub'),
+        cores(h.cpu)
+      ),
+      row(
+        `${i + 1}. @a2a-js/sdk express (in memory)`,
+        f.load,
+        cpuCells(
+          { reference: f.micros['reference']!, loadGenerator: f.micros['loadGenerator']! },
+          'reference'
+        ),
+        cores(f.cpu)
+      )
+    );
+  });
+  const sum = (name: string, s: SideSummary, main: string) =>
+    row(
+      name,
+      s,
+      cpuCells(
+        main === 'hub'
+          ? s.micros
+          : { reference: s.micros['reference']!, loadGenerator: s.micros['loadGenerator']! },
+        main
+      ),
+      cores(s)
+    );
+  lines.push(
+    sum('all rounds: hub', r.hub, 'hub'),
+    sum('all rounds: reference', r.reference, 'reference')
+  );
+  lines.push(
+    `PostgreSQL: ${fmt(r.hub.micros['postgresBackends'] ?? 0, 0)} µs per round trip in the benchmark database's backends, the rest in the server's own processes (shared with any other database). Tasks in the index: ${r.durableTasks} for ${r.acceptedTasks} accepted (warm-ups included; more: answers cut off at a run's end).`
+  );
+  process.stdout.write(lines.join('\n') + '\n');
+  const hubCpu = r.hub.micros['hub'] ?? 0;
+  const refCpu = r.reference.micros['reference'] ?? 0;
+  addTarget({
+    measure: 'hub CPU per round trip ÷ reference CPU per request',
+    figure: `${fmt(r.cpuRatio, 2)}× (${fmt(hubCpu, 0)} µs ÷ ${fmt(refCpu, 0)} µs)`,
+    target: '≤ 0.6×',
+    pass: r.cpuRatio <= 0.6,
+  });
+  addTarget({
+    measure: `round trips/s ÷ reference, autocannon ${r.connections} connections`,
+    figure: `${fmt(r.throughputRatio, 2)}× (${fmt(r.hub.throughput, 0)} ÷ ${fmt(r.reference.throughput, 0)} req/s)`,
+    target: '≥ 2×',
+    pass: r.throughputRatio >= 2,
+  });
+  addTarget({
+    measure: 'round trip p99 (hub; p50 / p90 beside)',
+    figure: `${fmt(r.hub.p99)} ms (${fmt(r.hub.p50)} / ${fmt(r.hub.p90)})`,
+    target: '≤ 25 ms, idle machine',
+    pass: r.hub.p99 <= 25,
+  });
+  save('round-trip', r);
+}
+
+async function enqueueReport() {
+  const e = await enqueueBench();
+  const l = e.load;
+  const lines = [
+    `\nOffline enqueue: non-blocking SendMessage over HTTP to ${e.recipients} offline WebSocket recipients, autocannon, ${e.connections} connections (${cpus().length} cores)`,
+    `| msg/s | p50 ms | p90 ms | p99 ms | max ms | failed | CPU µs per message: hub / nats / postgres / load generator | machine cores busy |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    `| ${fmt(l.throughput, 0)} | ${fmt(l.p50)} | ${fmt(l.p90)} | ${fmt(l.p99)} | ${fmt(l.max)} | ${l.failures} | ${cpuCells(e.micros, 'hub')} | ${fmt(e.cpu.machineCores, 2)} (ours ${fmt(e.cpu.ourCores, 2)}) |`,
+    `durable: ${e.accepted} accepted (warm-up included), ${e.queuedBefore} queued; after kill -9 of the hub and a takeover by a new one (${fmt(e.takeoverMs / 1000)} s): ${e.queuedAfterRestart} queued${e.durable ? '' : ' — MESSAGES LOST'}`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  addTarget({
+    measure: 'offline enqueue over HTTP, durable (all accepted found after kill -9)',
+    figure: `${fmt(l.throughput, 0)} msg/s${e.durable ? '' : ', but LOST messages'}`,
+    target: '≥ 5,000 msg/s (and ≥ 4× the code before, run A/B)',
+    pass: e.durable && l.throughput >= 5000,
+  });
+  save('enqueue', e);
+}
+
+async function drainReport() {
+  const d = await drainBench();
+  const group = (name: string, g: DrainReport['paced']) =>
+    `| ${name} | ${fmt(g.seeding.throughput, 0)} (${g.seeding.accepted} of ${g.seeding.messages}) | ${fmt(g.settledSeconds, 0)} | ${fmt(g.total, 0)} | ${fmt(g.perRecipient.min, 2)} / ${fmt(g.perRecipient.p10, 2)} / ${fmt(g.perRecipient.median, 2)} / ${fmt(g.perRecipient.p90, 2)} / ${fmt(g.perRecipient.max, 2)} | ${g.withinTenPercent} | ${g.unserved} / ${g.ranDry} / ${g.droppedSockets} | ${fmt(g.reconnectMs, 0)} | ${fmt(g.firstMessageAfterWelcomeMs.median, 0)} / ${fmt(g.firstMessageAfterWelcomeMs.p99, 0)} | ${g.deliveries > 0 ? cpuCells(g.micros, 'hub') : '–'} | ${fmt(g.cpu.machineCores, 2)} (ours ${fmt(g.cpu.ourCores, 2)}) |`;
+  const lines = [
+    `\nDrain: each group on a hub of its own; ${d.backlog} queued messages per recipient (seeded over HTTP, autocannon, 50 connections); once the hub and nats-server are idle, the group reconnects at once; each recipient's rate over the ${fmt(d.paced.windowSeconds, 0)} s after its welcome, the group's in all their sum; CPU from the first connection to the last window's end (${cpus().length} cores)`,
+    '| group | seeded msg/s (accepted) | idle after s | deliveries/s in all | per recipient msg/s: min / p10 / median / p90 / max | within 10/s ± 10% | unserved / ran dry / sockets lost | reconnect ms | first message after welcome ms: median / p99 | CPU µs per delivery: hub / nats / postgres | machine cores busy |',
+    '| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | --- | --- | --- |',
+    group(`${d.paced.recipients} recipients`, d.paced),
+    group(`${d.mass.recipients} recipients`, d.mass),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  const p = d.paced;
+  addTarget({
+    measure: `drain, ${p.recipients} at once, each recipient (min / median / max)`,
+    figure: `${fmt(p.perRecipient.min, 2)} / ${fmt(p.perRecipient.median, 2)} / ${fmt(p.perRecipient.max, 2)} msg/s, ${p.withinTenPercent} of ${p.recipients} within`,
+    target: '10/s ± 10% each',
+    pass: p.withinTenPercent === p.recipients && p.ranDry === 0,
+  });
+  const m = d.mass;
+  addTarget({
+    measure: `drain, ${m.recipients} at once, deliveries in all`,
+    figure: `${fmt(m.total, 0)}/s`,
+    target: '≥ 3,000/s',
+    pass: m.total >= 3000 && m.ranDry === 0,
+  });
+  addTarget({
+    measure: `drain, ${m.recipients} at once, slowest ÷ fastest recipient`,
+    figure: `${fmt(m.slowestOverFastest, 2)} (${fmt(m.perRecipient.min, 2)} ÷ ${fmt(m.perRecipient.max, 2)} msg/s, ${m.unserved} unserved)`,
+    target: '≥ 0.5, every recipient served',
+    pass: m.slowestOverFastest >= 0.5 && m.unserved === 0,
+  });
+  save('drain', d);
+}
+
+async function memoryReport() {
+  const m = await memoryBench();
+  const i = m.idle;
+  const p = m.pending.pending100k;
+  const lines = [
+    `\nMemory (${cpus().length} cores)`,
+    '| measure | value |',
+    '| --- | --- |',
+    `| ${i.agents} idle WebSocket agents: hub heap per agent (its resident memory per agent) | ${fmt(i.heapBytesPerAgent / 1024, 1)} KB (${fmt(i.rssBytesPerAgent / 1024, 1)} KB) |`,
+    `| the same sockets' client side (\`ws\`) in the benchmark process: heap per socket | ${fmt(i.clientHeapBytesPerSocket / 1024, 1)} KB |`,
+    `| ${p.messages} pending: hub heap per message | ${fmt(p.heapBytesPerMessage, 0)} bytes |`,
+    `| ${p.messages} pending: index rebuild (sum over partitions) / whole takeover by a new node | ${fmt(p.rebuildMs, 0)} ms / ${fmt(p.takeoverMs, 0)} ms |`,
+    `| enqueue, queue layer alone (admit + durable append + index), 256 in flight | ${fmt(m.pending.enqueueLayer.throughput, 0)} msg/s |`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  addTarget({
+    measure: `idle WebSocket agents, hub heap each (${i.agents})`,
+    figure: `${fmt(i.heapBytesPerAgent / 1024, 1)} KB`,
+    target: '≤ 16 KB',
+    pass: i.heapBytesPerAgent <= 16 * 1024,
+  });
+  addTarget({
+    measure: `${p.messages} pending messages, hub heap each`,
+    figure: Number.isNaN(p.heapBytesPerMessage)
+      ? 'needs node --expose-gc'
+      : `${fmt(p.heapBytesPerMessage, 0)} bytes`,
+    target: `≤ ${fmt(PENDING_BYTES_BEFORE, 0)} bytes (before, README) + 2 % noise`,
+    pass: p.heapBytesPerMessage <= PENDING_BYTES_BEFORE * PENDING_BYTES_NOISE,
+  });
+  save('memory', m);
+}
 
 // After round-trip: it sets the per-message floors against that run's reference throughput.
 async function floorReport() {
@@ -39,10 +258,10 @@ async function floorReport() {
   if (existsSync(rt)) {
     const run = JSON.parse(readFileSync(rt, 'utf8')) as {
       reference: { throughput: number };
-      hub: { clientMicrosPerRequest?: number };
+      hub: { micros?: Record<string, number> };
     };
     const target = 4 * run.reference.throughput;
-    const client = run.hub.clientMicrosPerRequest ?? 0;
+    const client = run.hub.micros?.['loadGenerator'] ?? 0;
     lines.push(
       `issue 3: 4 × the reference (${fmt(run.reference.throughput, 0)} req/s in round-trip.json) = ${fmt(target, 0)} round trips/s; the envelope and the task actor alone take ${fmt((target * perRoundTrip) / 1e6, 2)} cores for that, and the load generator (${fmt(client, 0)} µs of CPU per request in that run) ${fmt((target * client) / 1e6, 2)} cores, before HTTP, WebSocket, JetStream and the agent`
     );
@@ -52,10 +271,7 @@ async function floorReport() {
     `issue 4: 1,000 recipients × 10/s = ${drain} deliveries/s: the envelope and the task actor take ${fmt((drain * perRoundTrip) / 1e6, 2)} cores; ${drain} task writes + ${drain} deletes per second against ceilings of ${rate(f.jetstreamPublish)} publishes and ${rate(f.jetstreamDelete)} deletes per second, each measured with nothing else running`
   );
   process.stdout.write(lines.join('\n') + '\n');
-  writeFileSync(
-    resolve(out, 'floor.json'),
-    JSON.stringify({ at: new Date().toISOString(), ...f }, null, 2)
-  );
+  save('floor', f);
 }
 
 async function nodesReport() {
@@ -69,76 +285,18 @@ async function nodesReport() {
     ),
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  writeFileSync(
-    resolve(out, 'nodes.json'),
-    JSON.stringify({ at: new Date().toISOString(), rows }, null, 2)
-  );
-}
-
-async function roundTripReport() {
-  const r = await roundTrip();
-  const rows = [
-    ['target', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'errors'],
-    [
-      'Burrow hub → WS echo agent',
-      fmt(r.hub.throughput, 0),
-      fmt(r.hub.p50),
-      fmt(r.hub.p90),
-      fmt(r.hub.p99),
-      fmt(r.hub.max),
-      String(r.hub.errors),
-    ],
-    [
-      '@a2a-js/sdk express (in-memory)',
-      fmt(r.reference.throughput, 0),
-      fmt(r.reference.p50),
-      fmt(r.reference.p90),
-      fmt(r.reference.p99),
-      fmt(r.reference.max),
-      String(r.reference.errors),
-    ],
-  ];
-  process.stdout.write(
-    `\nRound trips, blocking SendMessage, 50 concurrent senders (${cpus().length} cores)\n`
-  );
-  for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
-  process.stdout.write(
-    `throughput ratio hub/reference: ${fmt(r.ratio, 2)}× (target ≥ 4×, p99 ≤ 25 ms); durable tasks indexed: ${r.durableTasks} of ${r.hub.requests + r.hub.errors}+ sent; load generator CPU per request: hub ${fmt(r.hub.clientMicrosPerRequest, 0)} µs, reference ${fmt(r.reference.clientMicrosPerRequest, 0)} µs\n`
-  );
-  writeFileSync(
-    resolve(out, 'round-trip.json'),
-    JSON.stringify({ at: new Date().toISOString(), ...r }, null, 2)
-  );
-}
-
-async function queueReport() {
-  const q = await queueBench();
-  const e = q.enqueueHttp;
-  const d = q.drain;
-  const m = q.pending100k;
-  const lines = [
-    `\nOffline queues (${cpus().length} cores)`,
-    `| measure | value |`,
-    `| enqueue, HTTP SendMessage to offline agents, 50 concurrent | ${fmt(e.throughput, 0)} msg/s (p50 ${fmt(e.p50)} ms, p99 ${fmt(e.p99)} ms, ${e.errors} errors) |`,
-    `| enqueue, queue layer (admit + durable append + index), 256 in flight | ${fmt(q.enqueueLayer.throughput, 0)} msg/s |`,
-    `| drain, ${d.recipients} recipients reconnecting at once, first ${d.messagesEach} messages each | per-recipient rate min ${fmt(d.ratePerRecipient.min, 2)} / p10 ${fmt(d.ratePerRecipient.p10, 2)} / median ${fmt(d.ratePerRecipient.median, 2)} / p90 ${fmt(d.ratePerRecipient.p90, 2)} / max ${fmt(d.ratePerRecipient.max, 2)} msg/s; ${d.withinTenPercent} of ${d.recipients} within 10/s ± 10% |`,
-    `| first queued message after welcome | median ${fmt(d.firstMessageAfterWelcomeMs.median)} ms, p99 ${fmt(d.firstMessageAfterWelcomeMs.p99)} ms |`,
-    `| ${m.messages} pending: hub heap per message | ${fmt(m.heapBytesPerMessage, 0)} bytes |`,
-    `| ${m.messages} pending: index rebuild (sum over partitions) / whole takeover by a new node | ${fmt(m.rebuildMs, 0)} ms / ${fmt(m.takeoverMs, 0)} ms |`,
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
-  writeFileSync(
-    resolve(out, 'queue.json'),
-    JSON.stringify({ at: new Date().toISOString(), ...q }, null, 2)
-  );
+  save('nodes', { rows });
 }
 
 async function discoverReport() {
   const d = await discoverBench();
   const row = (name: string, l: (typeof d)['search']) =>
     `| ${name} | ${fmt(l.throughput, 0)} | ${fmt(l.p50, 2)} | ${fmt(l.p90, 2)} | ${fmt(l.p99, 2)} | ${fmt(l.max, 1)} | ${l.errors} | ${fmt(l.meanMatches, 0)} |`;
+  const loadLine = (x: Pick<typeof d, 'agents' | 'load'>) =>
+    `in-memory directory, ${x.agents} agents: ${fmt(x.load.bytesPerAgent, 0)} B/agent (heap ${fmt(x.load.heapUsedPerAgent, 0)} + typed arrays ${fmt(x.load.arrayBuffersPerAgent, 0)}), loaded in ${fmt(x.load.loadSeconds, 1)} s, event-loop delay max ${fmt(x.load.loopDelayMaxMs, 0)} ms during the load (p99 ${fmt(x.load.loopDelayP99Ms, 0)} ms; idle loop's max just before ${fmt(x.load.idleLoopDelayMaxMs, 0)} ms)`;
   const lines = [
     `\nDirectory, ${d.agents} agents (${d.locations} locations; seeded in ${fmt(d.seedSeconds, 0)} s), ${d.concurrency} concurrent clients (${cpus().length} cores)`,
+    loadLine(d),
     '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
     row('PostgreSQL `SELECT 1` round trip (postgres.js)', d.selectOne),
     row('GET /api/discover/agents, q (often misspelt) + two filters, no-cache', d.search),
@@ -153,9 +311,18 @@ async function discoverReport() {
     ),
     `target: p99 ≤ 15 ms for search and nearby (no-cache rows: every answer computed afresh, after a fresh read of the directory generation)`,
   ];
+  if (d.large !== undefined) {
+    const l = d.large;
+    lines.push(
+      `\nDirectory, ${l.agents} agents (${l.locations} locations; seeded in ${fmt(l.seedSeconds, 0)} s)`,
+      loadLine(l),
+      '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
+      row('PostgreSQL `SELECT 1` round trip (postgres.js)', l.selectOne),
+      row('GET /api/discover/agents, no-cache', l.search),
+      row('GET /api/discover/agents/nearby, no-cache', l.nearby),
+      'target at 1,000,000: p99 ≤ 50 ms, heap ≤ 2 GB'
+    );
+  }
   process.stdout.write(lines.join('\n') + '\n');
-  writeFileSync(
-    resolve(out, 'discover.json'),
-    JSON.stringify({ at: new Date().toISOString(), ...d }, null, 2)
-  );
+  save('discover', d);
 }

@@ -85,6 +85,8 @@ describe('GET /api/agents/:agentId', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       agentId: ids.alice,
+      alias: null,
+      emailEnabled: true,
       queue_max_pending: 500,
       queue_ttl_seconds: 2_592_000,
       visibility: 'private',

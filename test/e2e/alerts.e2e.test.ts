@@ -12,6 +12,7 @@ import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import {
   createAgent,
   createTenant,
+  hashApiKey,
   issueAdminKey,
   setTenantRateLimit,
 } from '../../infra/db/index.js';
@@ -116,6 +117,15 @@ describe('GET /api/alerts', () => {
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 429]);
+    // The node writes its counts back in batches, about once a second
+    // (gateway/ratelimit/lease-limiter.ts): wait for the refused request to be recorded (polling
+    // through the reader's key would spend its own limit of 2).
+    await until(async () => {
+      const [w] = await hub.sql<{ hits: number }[]>`
+        select hits from rate_limit_windows where key_hash = ${hashApiKey(keys.gammaAdmin)}
+        order by window_start desc limit 1`;
+      return w?.hits === 3;
+    });
     // Another key of the tenant has its own count, and sees the alert.
     const got = await alerts(keys.gammaReader);
     expect(got.find((a) => a.type === 'rate_limit_exceeded')?.details).toMatchObject({

@@ -87,9 +87,20 @@ describe('hub nodes sharing one NATS', () => {
     expect(p.log()).toMatch(/invalid configuration: PORT/);
   });
 
+  it('ends with one line naming NATS_URL when NATS does not answer, before touching the database', async () => {
+    const closed = `nats://127.0.0.1:9`;
+    const p = await startHubProcess({ env: { ...env(), NATS_URL: closed }, waitReady: false });
+    const { code } = await p.exited;
+    expect(code).toBe(1);
+    expect(p.log()).toMatch(/burrow: cannot reach NATS at nats:\/\/127\.0\.0\.1:9 \(NATS_URL\)/);
+    expect(p.log()).not.toMatch(/migrations applied|start-up failed/);
+  });
+
   it('owns every partition exactly once across two nodes, and moves them when a node is killed or stopped', async () => {
     const a = await start('node-a');
     const b = await start('node-b');
+    // Start-up says, readably, where it listens and what it runs.
+    expect(a.log()).toMatch(/INFO: listening on http:\/\/\S+: \d+ official agents, \d+ partitions/);
     const balanced = async () => {
       const [oa, ob] = await Promise.all([owned(a), owned(b)]);
       return oa.length > 0 && ob.length > 0 && sorted([...oa, ...ob]).join() === all.join();
@@ -127,7 +138,7 @@ describe('hub nodes sharing one NATS', () => {
     console.log(`graceful shutdown took ${shutdownMs} ms`);
     expect(code).toBe(0);
     expect(shutdownMs).toBeLessThan(10_000);
-    expect(a.log()).toMatch(/partition released/);
+    expect(a.log()).toMatch(/partitions released: \d+ \(shutdown\)/);
     const handover = await until(async () => sorted(await owned(c)).join() === all.join(), 10_000);
     console.log(`handover after SIGTERM: c owns all ${P} partitions ${handover} ms after a exited`);
     c.kill('SIGTERM');

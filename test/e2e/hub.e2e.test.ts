@@ -69,7 +69,7 @@ describe('a single hub node', () => {
     expect(body).toEqual({
       status: 'ok',
       timestamp: expect.any(Number),
-      checks: { nats: 'ok', postgres: 'ok' },
+      checks: { nats: 'ok', postgres: 'ok', smtpInbound: 'ok' },
     });
     expect(body.timestamp as number).toBeGreaterThanOrEqual(before);
   });

@@ -77,7 +77,7 @@ describe('rate limit across two nodes', () => {
       .filter((r) => r.status === 200)
       .map((r) => Number(r.headers.get('x-ratelimit-remaining')))
       .sort((x, y) => x - y);
-    // Each admitted request saw a distinct count: the upsert is atomic across nodes.
+    // Each admitted request saw a distinct count: leases are granted atomically across nodes.
     expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
     const refused = answers.find((r) => r.status === 429)!;
     expect(refused.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));

@@ -3,10 +3,8 @@
 // refusing envelopes that do not verify, surviving a hub restart (the hub a child process; messages
 // sent while the agent is still backing off queue and arrive in order after it reconnects); an HTTP
 // agent registered with the hub answering through the handler on node:http, and the same handler
-// fetch-style; envelope verification against the hub's JWKS; and both examples run once.
-import { spawn, type ChildProcess } from 'node:child_process';
+// fetch-style; envelope verification against the hub's JWKS. The examples: sdk-package.e2e.test.ts.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import {
   createServer as createTcpServer,
@@ -14,8 +12,6 @@ import {
   type Server as TcpServer,
   type Socket,
 } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   WsAgent,
@@ -38,7 +34,6 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { QUEUE_ADMIN_TOKEN, waitOwnership } from '../support/queue-helpers.js';
 import { rpc, text } from '../support/rpc.js';
 import { until } from '../support/test-hub.js';
-import { trackProcess } from '../support/cleanup.js';
 import { createAgent, createDb, createTenant, migrate, type Db } from '../../infra/db/index.js';
 
 interface TaskShape {
@@ -47,8 +42,6 @@ interface TaskShape {
   status: { state: string; message?: { parts?: Array<{ text?: string }> } | string };
   artifacts?: Array<{ artifactId?: string; name?: string; parts: Array<{ text?: string }> }>;
 }
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 function artifactTexts(t: TaskShape): string[][] {
   return (t.artifacts ?? []).map((a) => a.parts.map((p) => p.text ?? ''));
@@ -711,74 +704,7 @@ describe('SDK agents on an in-process hub', () => {
       expect(await cardRes.json()).toMatchObject({ name: httpCard.name });
     });
   });
-
-  describe('the examples', () => {
-    const children: ChildProcess[] = [];
-    // The examples import 'burrow/sdk', which resolves to dist/ after a build; here tsx maps it to
-    // the SDK's source so the examples run as written without building.
-    let tsconfig: string;
-    beforeAll(() => {
-      const dir = mkdtempSync(join(tmpdir(), 'burrow-sdk-examples-'));
-      tsconfig = join(dir, 'tsconfig.json');
-      writeFileSync(
-        tsconfig,
-        JSON.stringify({
-          compilerOptions: { baseUrl: ROOT, paths: { 'burrow/sdk': ['sdk/agent/index.ts'] } },
-        })
-      );
-    });
-    afterAll(async () => {
-      for (const c of children) {
-        if (c.exitCode === null && c.signalCode === null) {
-          c.kill('SIGTERM');
-          await new Promise((r) => c.once('exit', r));
-        }
-      }
-    });
-
-    function run(file: string, env: Record<string, string>, readyLine: RegExp) {
-      const child = spawn(process.execPath, ['--import', 'tsx', file], {
-        cwd: ROOT,
-        env: { ...process.env, TSX_TSCONFIG_PATH: tsconfig, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      trackProcess(child);
-      children.push(child);
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-      return until(() => readyLine.test(out), 30_000)
-        .catch(() => {
-          throw new Error(`${file} did not print ${readyLine}; output:\n${out}`);
-        })
-        .then(() => ({ output: () => out }));
-    }
-
-    it('runs examples/ws-agent.ts against the hub', async () => {
-      const dave = await h.agent(tenantId, 'dave');
-      await run('examples/ws-agent.ts', { HUB_URL: h.url, AGENT_KEY: dave.key }, /connected as/);
-      const t = await send(h.url, alice.key, dave.id, 'good morning');
-      expect(artifactTexts(t)).toEqual([[`${alice.id} said: good morning`]]);
-      const counted = await send(h.url, alice.key, dave.id, 'count');
-      expect(artifactTexts(counted)).toEqual([['one', 'two', 'three']]);
-      const asked = await send(h.url, alice.key, dave.id, ' ');
-      expect(asked.status.state).toBe('input-required');
-    });
-
-    it('runs examples/http-agent.ts registered with the hub', async () => {
-      const [port] = await freePorts(1);
-      const url = `http://127.0.0.1:${port}/a2a`;
-      const created = await createAgent(h.hub.sql, { tenantId, name: 'example-http', url });
-      const { output } = await run(
-        'examples/http-agent.ts',
-        { PORT: String(port), HUB_URL: h.url, WEBHOOK_SECRET: created.webhookSecret! },
-        /HTTP agent on/
-      );
-      const t = await send(h.url, alice.key, created.agent.id, 'quiet please');
-      expect(t.status.state, output()).toBe('completed');
-      expect(artifactTexts(t)).toEqual([[`QUIET PLEASE! (from ${alice.id})`]]);
-    });
-  });
+  // The examples run from the packed SDK in sdk-package.e2e.test.ts.
 });
 
 /**

@@ -387,13 +387,15 @@ describe('JSON-RPC rules of the per-agent endpoint', () => {
     expect(Array.isArray(v03.body.error?.data)).toBe(false);
   });
 
-  it('refuses hub-only, push-notification and extended-card methods', async () => {
+  it('refuses hub-only methods; push configs without a task and a missing extended card', async () => {
     const respond = await call(ECHO, keys.alice, 'task/respond', { taskId: 'task-1' });
     expect(respond.body.error?.code).toBe(-32601);
+    // Push notifications are served (issue 27): params without a task name the missing field.
     const push = await call(ECHO, keys.alice, 'CreateTaskPushNotificationConfig', {});
-    expect(push.body.error?.code).toBe(-32003);
+    expect(push.body.error?.code).toBe(-32602);
+    expect(JSON.stringify(push.body.error)).toContain('taskId');
     const legacyPush = await call(ECHO, keys.alice, 'tasks/pushNotificationConfig/get', {}, null);
-    expect(legacyPush.body.error?.code).toBe(-32003);
+    expect(legacyPush.body.error?.code).toBe(-32602);
     const extended = await call(ECHO, keys.alice, 'GetExtendedAgentCard', {});
     expect(extended.body.error?.code).toBe(-32007);
   });

@@ -126,6 +126,8 @@ describe('burrow CLI', () => {
       kind: 'agent',
       agentId: wsAgent.agentId,
       tenantId,
+      keyId: expect.stringMatching(/^key-/),
+      scopes: ['messages', 'discovery', 'manage'],
     });
     expect(await getAgent(db, wsAgent.agentId)).toMatchObject({
       transport: 'websocket',
@@ -200,7 +202,10 @@ describe('burrow CLI', () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/tenant "no-such-org" not found/);
+    // Under --json the failure is JSON too: the catalog's code and the message.
+    const { error } = JSON.parse(run.stderr) as { error: { code: string; message: string } };
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toMatch(/tenant "no-such-org" not found/);
   });
 
   it('exits 1 naming the missing card field, and creates nothing', async () => {
@@ -281,6 +286,8 @@ describe('burrow CLI', () => {
     expect(await findPrincipalByKeyHash(db, hashApiKey(apiKey))).toEqual({
       kind: 'admin',
       tenantId,
+      keyId: expect.stringMatching(/^key-/),
+      scopes: ['messages', 'discovery', 'manage'],
     });
   });
 

@@ -11,7 +11,8 @@ import {
 import { PartitionLock, PartitionLog, FencedError } from '../../runtime/cluster/index.js';
 import { ActorHost } from '../../runtime/host/index.js';
 import { silentLogger as log } from '../../runtime/log/index.js';
-import { taskMachine } from '../../actors/index.js';
+import { createActor } from 'xstate';
+import { taskMachine, type TaskEvent, type TaskInput } from '../../actors/index.js';
 
 const P = 4;
 let nats: NatsServerHandle;
@@ -227,6 +228,56 @@ describe('actor host', () => {
     await h.deactivate(1, label, 'shutdown');
   });
 
+  it('restores actors stored before the compact record (the XState persisted snapshot)', async () => {
+    const label = partitionLabel(1, P);
+    const writer = await PartitionLog.open(bus, label, 'nold');
+    const legacy = (id: string, events: TaskEvent[]) => {
+      const a = createActor(taskMachine, { input: { ...input, id } as TaskInput }).start();
+      for (const e of events) a.send(e);
+      return { snapshot: a.getPersistedSnapshot(), createdAt: Date.now(), key: `old:${id}` };
+    };
+    await writer.append(
+      subjects.actorSnapshot(label, 'task', 'task-old-1'),
+      legacy('task-old-1', [{ type: 'task.start', at: 2 }])
+    );
+    await writer.append(
+      subjects.actorSnapshot(label, 'task', 'task-old-2'),
+      legacy('task-old-2', [{ type: 'task.fail', at: 2, error: 'gone' }])
+    );
+    const h = new ActorHost({ bus: bus2, nodeId: 'nnew', partitions: P, log });
+    h.define('task', taskMachine);
+    await h.activate(1, label, await PartitionLog.open(bus2, label, 'nnew'));
+    const one = { kind: 'task', id: 'task-old-1', partition: 1 };
+    expect(await h.read(one)).toMatchObject({ value: 'working', status: 'active' });
+    expect(await h.read({ ...one, id: 'task-old-2' })).toMatchObject({
+      value: 'failed',
+      status: 'done',
+    });
+    // Its spawn key still counts, and it goes on from where it was, now stored compact.
+    const again = await h.send({ ...one, id: 'task-old-9' }, undefined, {
+      input: { ...input, id: 'task-old-9' },
+      key: 'old:task-old-1',
+    });
+    expect(again).toMatchObject({ id: 'task-old-1', created: false });
+    const done = await h.send(one, {
+      type: 'task.respond',
+      at: 3,
+      by: 'agent-b',
+      state: 'completed',
+    });
+    expect(done.view).toMatchObject({ value: 'completed', status: 'done' });
+    const last = await bus.jsm.streams.getMessage('HUB_P01', {
+      last_by_subj: subjects.actorSnapshot(label, 'task', 'task-old-1'),
+    });
+    const rec = last?.json<{ snapshot: object; key: string }>();
+    expect(rec).toMatchObject({
+      snapshot: { value: 'completed', status: 'done' },
+      key: 'old:task-old-1',
+    });
+    expect(Object.keys(rec!.snapshot).sort()).toEqual(['context', 'status', 'value']);
+    await h.deactivate(1, label, 'shutdown');
+  });
+
   it('keeps one stored snapshot per actor: superseded ones are deleted, leftovers at the next replay', async () => {
     const label = partitionLabel(0, P);
     const filter = subjects.actorSnapshot(label, 'task', 'task-compact');
@@ -250,7 +301,7 @@ describe('actor host', () => {
     // A node that dies before its background deletes run: every snapshot it wrote stays.
     const a = mk(bus, 'nc1');
     const logA = await PartitionLog.open(bus, label, 'nc1');
-    logA.compactLater = () => undefined;
+    logA.deleteLater = () => undefined;
     await a.activate(0, label, logA);
     await a.send(addr, undefined, { input: { ...input, id: 'task-compact' } });
     await a.send(addr, { type: 'task.start', at: 2 });

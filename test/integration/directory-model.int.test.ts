@@ -1,4 +1,4 @@
-// The in-memory directory (gateway/discover/model) against the SQL it replaces on the request
+// The in-memory directory (actors/directory) against the SQL it replaces on the request
 // path: on a seeded directory, hundreds of random searches and nearby searches must give exactly
 // the SQL's answers (agents, order, count, distances); after writes through every path the
 // directory has (agent fields, soft delete, tenant verified and name, locations, ratings, new
@@ -220,6 +220,11 @@ describe('in-memory directory', () => {
       await sql`update agents set description = 'pruned away' where id = 'agent-000000000016'`;
       await sql`update agents set description = 'pruned away too' where id = 'agent-000000000017'`;
       await sql`delete from directory_changes`;
+      // The whole read runs in the background, built in chunks: SQL answers until it is complete.
+      expect(await other.search({}, { ...searchFor(['pruned']), limit: 50 })).toBeUndefined();
+      for (let i = 0; i < 300 && !other.stats().loaded; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await expectParityOf(other);
       expect(other.stats().fullReads).toBe(reads + 1);
     } finally {

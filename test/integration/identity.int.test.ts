@@ -136,10 +136,13 @@ describe('agents and their keys', () => {
     });
     expect(webhookSecret).toBeUndefined();
     expect(apiKey).toMatch(/^bk_[A-Za-z0-9_-]{43}$/);
+    // A key made with its agent holds every scope (issue 28).
     await expect(auth.authenticate(`Bearer ${apiKey}`)).resolves.toEqual({
       kind: 'agent',
       agentId: agent.id,
       tenantId: tenant.id,
+      keyId: expect.stringMatching(/^key-/),
+      scopes: ['messages', 'discovery', 'manage'],
     });
     // The scheme is case-insensitive.
     await expect(auth.authenticate(`bearer  ${apiKey} `)).resolves.toMatchObject({
@@ -280,6 +283,8 @@ describe('authenticate', () => {
     await expect(auth.authenticate(`Bearer ${key}`)).resolves.toEqual({
       kind: 'admin',
       tenantId: tenant.id,
+      keyId: expect.stringMatching(/^key-/),
+      scopes: ['messages', 'discovery', 'manage'],
     });
     expect((await hubError(issueAdminKey(db, 'ten-000000000000'))).code).toBe('NOT_FOUND');
   });

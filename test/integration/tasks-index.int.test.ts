@@ -3,7 +3,7 @@
 // later one; and a row PostgreSQL refuses whatever the writer does is set aside after bounded
 // attempts, with one log line and a counter, while the rest of its batch is written.
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createDb,
   jsonText,
@@ -12,7 +12,7 @@ import {
   upsertTasks,
   type Db,
 } from '../../infra/db/index.js';
-import { TaskIndexWriter } from '../../gateway/messaging/index.js';
+import { TaskIndexWriter } from '../../actors/index.js';
 import { createMetrics } from '../../runtime/metrics/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -193,5 +193,66 @@ describe('tasks index', () => {
       holder.release();
       await busy.end({ timeout: 1 });
     }
+  });
+  it('writes a task that settles quickly once, and an open one once, then updates it', async () => {
+    const statements: string[] = [];
+    const counting = new Proxy(sql, {
+      get(target, prop, receiver) {
+        if (prop === 'unsafe') {
+          return (...args: Parameters<Db['unsafe']>) => {
+            statements.push(String(args[0]).trim().split(/\s+/)[0]!);
+            return target.unsafe(...args);
+          };
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const log = pino({ level: 'silent' });
+    const writer = new TaskIndexWriter(counting, log);
+    const agent = 'agent-once';
+    const at = (t: Task, state: Task['status']['state'], rev: number): Task => ({
+      ...t,
+      status: { state, timestamp: t.createdAt + rev },
+      rev,
+    });
+    const rowOf = async (id: string) =>
+      (await listTasksFor(sql, { agentId: agent, pageSize: 50 })).tasks.find((t) => t.id === id);
+
+    // A round trip: submitted, working and completed within the hold (each change later than the
+    // batching interval) are one insert.
+    const quick = task('task-quick', 'quick', {}, agent);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    writer.add(quick);
+    await sleep(30);
+    writer.add(at(quick, 'working', 2));
+    await sleep(30);
+    writer.add(at(quick, 'completed', 3));
+    // Written when the hold ends: waited for, not slept.
+    await vi.waitFor(() => expect(statements).toEqual(['insert']), { timeout: 5000 });
+    await writer.flush();
+    expect(statements).toEqual(['insert']);
+    expect((await rowOf('task-quick'))?.status.state).toBe('completed');
+
+    // An open task is inserted after the hold; its later changes update the row it wrote.
+    statements.length = 0;
+    const slow = task('task-slow', 'slow', {}, agent);
+    writer.add(slow);
+    expect(await rowOf('task-slow')).toBeUndefined();
+    // The statement is recorded when it is issued, before it commits: wait for the row itself.
+    await vi.waitFor(
+      async () => expect((await rowOf('task-slow'))?.status.state).toBe('submitted'),
+      { timeout: 5000, interval: 20 }
+    );
+    expect(statements).toEqual(['insert']);
+    writer.add(at(slow, 'input-required', 2));
+    await new Promise((r) => setTimeout(r, 100));
+    writer.add(at(slow, 'completed', 3));
+    await writer.flush();
+    expect(statements).toEqual(['insert', 'update', 'update']);
+    expect((await rowOf('task-slow'))?.status.state).toBe('completed');
+    // An older rev never moves a row back.
+    writer.add(at(slow, 'working', 2));
+    await writer.flush();
+    expect((await rowOf('task-slow'))?.status.state).toBe('completed');
   });
 });

@@ -1,4 +1,4 @@
-// The proof that gateway/discover/model/text-search.ts is PostgreSQL 15 to the bit: seeded-random
+// The proof that actors/directory/text-search.ts is PostgreSQL 15 to the bit: seeded-random
 // documents built like the directory's search_tsv (0005 agents_directory_fields), queries built by
 // the real directory_query and shaped like it, plus negations, weights, duplicate operands and
 // awkward lexemes; for every (document, query) pair `@@`, `ts_rank` as float4 widened to float8,
@@ -12,7 +12,7 @@ import {
   tsRank,
   type TsQuery,
   type TsVector,
-} from '../../gateway/discover/model/text-search.js';
+} from '../../actors/directory/text-search.js';
 import { createDb, migrate, type Db } from '../../infra/db/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 

@@ -25,6 +25,12 @@ export function testHubConfig(
     SMTP_LISTEN_PORT: '0',
     // Test agents and webhook receivers listen on loopback.
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    // Public-data agents never reach the internet from a test: unless a test points them at its
+    // fixture server, they meet a closed loopback port (the discard port, 9).
+    TRIALS_URL: 'http://127.0.0.1:9/api/v2',
+    FDA_URL: 'http://127.0.0.1:9',
+    EPA_URL: 'http://127.0.0.1:9/echo',
+    PATENTS_URL: 'http://127.0.0.1:9',
     ...overrides,
   });
 }

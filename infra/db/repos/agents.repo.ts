@@ -22,7 +22,7 @@ import { httpUrl, intInRange, oneOf, optionalText, requiredText } from './valida
 
 export const Transports = ['websocket', 'http', 'official'] as const;
 export type Transport = (typeof Transports)[number];
-export const Visibilities = ['private', 'public'] as const;
+export const Visibilities = ['private', 'public', 'unlisted'] as const;
 export type Visibility = (typeof Visibilities)[number];
 
 /** Limits of interface-spec "Limits" and of the agents table's checks. */
@@ -62,6 +62,8 @@ export interface AgentRecord {
   /** Links the directory shows before the card's (issue 20); null: the card's, if any. */
   readonly websiteUrl: string | null;
   readonly docsUrl: string | null;
+  /** Whether postie gives the agent an address: mail in and out (issue 28). */
+  readonly emailEnabled: boolean;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -106,6 +108,12 @@ export interface AgentSettingsPatch {
   docsUrl?: string | null;
   /** The agent card, already checked by the caller (a JSON object). */
   card?: object;
+  /**
+   * A new alias (null: none). postie retires the old address, which keeps delivering 30 days
+   * (0012's triggers).
+   */
+  alias?: string | null;
+  emailEnabled?: boolean;
 }
 
 /** Row as selected: the card travels as text (see AGENT_COLUMNS). */
@@ -115,7 +123,7 @@ type AgentRow = Omit<AgentRecord, 'card'> & { cardJson: string | null };
 // would rewrite a card's own keys; text is left alone and parsed here.
 const AGENT_COLUMNS = `id, tenant_id, name, description, alias, transport, url, webhook_secret,
   visibility, category, tags, card::text as card_json, queue_max_pending, queue_ttl_seconds,
-  website_url, docs_url, created_at, updated_at`;
+  website_url, docs_url, email_enabled, created_at, updated_at`;
 
 /**
  * Register an agent and issue its API key, in one transaction. HTTP agents (a `url`) also get a
@@ -290,6 +298,16 @@ export async function updateAgentSettings(
     set('card', jsonText(validateCard(patch.card)), '::text::jsonb');
   }
 
+  if (patch.alias !== undefined) {
+    set('alias', patch.alias === null ? null : validateAlias(patch.alias));
+  }
+  if (patch.emailEnabled !== undefined) {
+    if (typeof patch.emailEnabled !== 'boolean') {
+      throw new InvalidParamsError('emailEnabled', 'must be true or false');
+    }
+    set('email_enabled', String(patch.emailEnabled), '::boolean');
+  }
+
   if (patch.locations !== undefined && patch.tags === undefined) {
     throw new InvalidParamsError('tags', 'locations are set together with the tags');
   }
@@ -311,14 +329,23 @@ export async function updateAgentSettings(
     if (!row) throw agentNotFound(id);
     return toRecord(row);
   };
-  if (patch.tags === undefined) return update(sql);
-  // Tags and their geocoded locations change together or not at all.
-  return inTransaction(sql, async (tx) => {
-    const agent = await update(tx);
-    if (patch.locations !== undefined) await replaceAgentLocations(tx, id, patch.locations);
-    else await pruneAgentLocations(tx, id, agent.tags);
-    return agent;
-  });
+  try {
+    if (patch.tags === undefined) return await update(sql);
+    // Tags and their geocoded locations change together or not at all.
+    return await inTransaction(sql, async (tx) => {
+      const agent = await update(tx);
+      if (patch.locations !== undefined) await replaceAgentLocations(tx, id, patch.locations);
+      else await pruneAgentLocations(tx, id, agent.tags);
+      return agent;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'agents_tenant_id_alias_key')) {
+      throw new HubError('CONFLICT', `alias "${patch.alias}" is already used in this tenant`, {
+        data: { field: 'alias' },
+      });
+    }
+    throw err;
+  }
 }
 
 /**

@@ -1,13 +1,55 @@
 // API keys: who a key belongs to (the Principal), issuing, rotating and revoking. Only the hash of
 // a key is stored; the key itself is returned once, at issue (decisions.md §5).
-import { newApiKey, newKeyId } from './keys.js';
 import { agentNotFound, tenantNotFound } from './not-found.js';
-import { firstRow, inTransaction, isForeignKeyViolation, type Queryable } from './sql.js';
+import { HubError } from '../../../runtime/errors/index.js';
+import { newApiKey, newKeyId } from './keys.js';
+import {
+  firstRow,
+  inTransaction,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  type Queryable,
+} from './sql.js';
+
+/** What a key may be used for (issue 28): A2A messaging, directory queries, settings and keys. */
+export const KeyScopes = ['messages', 'discovery', 'manage'] as const;
+export type KeyScope = (typeof KeyScopes)[number];
+
+/** What the key a principal came from says about itself; absent fields: every scope, no expiry. */
+interface KeyFacts {
+  readonly keyId?: string;
+  readonly keyName?: string | null;
+  /** Absent: every scope (keys issued before scopes existed, admin keys). */
+  readonly scopes?: readonly KeyScope[];
+  /** Epoch ms after which the key stops working; absent or null: never. */
+  readonly expiresAt?: number | null;
+}
 
 /** Who is calling: an agent (its own key) or a tenant administrator (a tenant admin key). */
 export type Principal =
-  | { readonly kind: 'agent'; readonly agentId: string; readonly tenantId: string }
-  | { readonly kind: 'admin'; readonly tenantId: string };
+  | ({ readonly kind: 'agent'; readonly agentId: string; readonly tenantId: string } & KeyFacts)
+  | ({ readonly kind: 'admin'; readonly tenantId: string } & KeyFacts);
+
+/** Whether the principal's key carries `scope`. */
+export function hasScope(p: Principal, scope: KeyScope): boolean {
+  return p.scopes === undefined || p.scopes.includes(scope);
+}
+
+/** A named key of an agent as listings show it (never the key or its hash). */
+export interface AgentKey {
+  readonly keyId: string;
+  readonly name: string | null;
+  readonly prefix: string;
+  readonly scopes: KeyScope[];
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+}
+
+export interface NamedKeyInput {
+  readonly name: string;
+  readonly scopes: readonly KeyScope[];
+  readonly expiresAt: Date | null;
+}
 
 export interface IssuedKey {
   /** The API key: show it to its owner now, it cannot be recovered later. */
@@ -29,17 +71,94 @@ export async function findPrincipalByKeyHash(
   sql: Queryable,
   keyHash: string
 ): Promise<Principal | null> {
-  const [row] = await sql<{ tenantId: string; agentId: string | null }[]>`
-    select coalesce(a.tenant_id, k.tenant_id) as tenant_id, k.agent_id
+  const [row] = await sql<
+    {
+      tenantId: string;
+      agentId: string | null;
+      keyId: string;
+      name: string | null;
+      scopes: KeyScope[];
+      expiresAt: Date | null;
+    }[]
+  >`
+    select coalesce(a.tenant_id, k.tenant_id) as tenant_id, k.agent_id, k.id as key_id, k.name,
+      k.scopes, k.expires_at
     from api_keys k
     left join agents a on a.id = k.agent_id
     where k.key_hash = ${keyHash}
       and k.revoked_at is null
+      and (k.expires_at is null or k.expires_at > now())
       and (k.agent_id is null or (a.id is not null and a.deleted_at is null))`;
   if (!row) return null;
+  // Rows of a database before 0024 (or a test's stand-in) may lack the columns: every scope.
+  const facts: KeyFacts = {
+    ...(row.keyId ? { keyId: row.keyId } : {}),
+    ...(row.name ? { keyName: row.name } : {}),
+    ...(row.scopes ? { scopes: row.scopes } : {}),
+    ...(row.expiresAt ? { expiresAt: row.expiresAt.getTime() } : {}),
+  };
   return row.agentId === null
-    ? { kind: 'admin', tenantId: row.tenantId }
-    : { kind: 'agent', agentId: row.agentId, tenantId: row.tenantId };
+    ? { kind: 'admin', tenantId: row.tenantId, ...facts }
+    : { kind: 'agent', agentId: row.agentId, tenantId: row.tenantId, ...facts };
+}
+
+/**
+ * Issue a named key for a live agent of `tenantId`. AGENT_NOT_FOUND when there is none; CONFLICT
+ * (field `name`) when a live key of the agent has that name.
+ */
+export async function issueNamedKey(
+  sql: Queryable,
+  owner: { tenantId: string; agentId: string },
+  input: NamedKeyInput
+): Promise<IssuedKey & AgentKey> {
+  const { key, hash, prefix } = newApiKey();
+  try {
+    const [row] = await sql<{ id: string; createdAt: Date }[]>`
+      insert into api_keys (id, tenant_id, agent_id, key_hash, prefix, name, scopes, expires_at)
+      select ${newKeyId()}, a.tenant_id, a.id, ${hash}, ${prefix}, ${input.name},
+        ${sql.array([...input.scopes])}::text[], ${input.expiresAt}
+      from agents a
+      where a.id = ${owner.agentId} and a.tenant_id = ${owner.tenantId} and a.deleted_at is null
+      returning id, created_at`;
+    if (!row) throw agentNotFound(owner.agentId);
+    return {
+      key,
+      keyId: row.id,
+      prefix,
+      name: input.name,
+      scopes: [...input.scopes],
+      createdAt: row.createdAt,
+      expiresAt: input.expiresAt,
+    };
+  } catch (err) {
+    if (isUniqueViolation(err, 'api_keys_agent_name_key')) {
+      throw new HubError('CONFLICT', `the agent already has a key named "${input.name}"`, {
+        data: { field: 'name' },
+      });
+    }
+    throw err;
+  }
+}
+
+/** The agent's live keys (not revoked; expired ones included, marked by expiresAt), oldest first. */
+export function listAgentKeys(sql: Queryable, agentId: string): Promise<AgentKey[]> {
+  return sql<AgentKey[]>`
+    select id as key_id, name, prefix, scopes, created_at, expires_at from api_keys
+    where agent_id = ${agentId} and revoked_at is null
+    order by created_at, id`;
+}
+
+/** Revoke one key of an agent. Resolves with its hash (to broadcast), or null if none was live. */
+export async function revokeAgentKey(
+  sql: Queryable,
+  agentId: string,
+  keyId: string
+): Promise<string | null> {
+  const [row] = await sql<{ keyHash: string }[]>`
+    update api_keys set revoked_at = now()
+    where id = ${keyId} and agent_id = ${agentId} and revoked_at is null
+    returning key_hash`;
+  return row?.keyHash ?? null;
 }
 
 /**
@@ -57,6 +176,7 @@ export async function activeAgentKeyHashes(
     join agents a on a.id = k.agent_id
     where k.key_hash = any(${sql.array([...keyHashes])}::text[])
       and k.revoked_at is null
+      and (k.expires_at is null or k.expires_at > now())
       and a.deleted_at is null`;
   return new Set(rows.map((r) => r.keyHash));
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { HubError, InvalidParamsError } from '../../../runtime/errors/index.js';
 import { tenantNotFound } from './not-found.js';
+import { recordSpend } from './spending.repo.js';
 import { inTransaction, isForeignKeyViolation, jsonText, type Queryable } from './sql.js';
 
 /** Largest single amount or threshold: keeps every sum far inside 2^53 (exact JS numbers). */
@@ -32,7 +33,7 @@ export interface LedgerEntry {
 export interface OutboxEvent {
   readonly id: string;
   readonly tenantId: string;
-  readonly event: 'credits.low_balance' | 'credits.purchased';
+  readonly event: 'credits.low_balance' | 'credits.purchased' | 'spending.threshold';
   readonly data: Record<string, unknown>;
 }
 
@@ -122,17 +123,20 @@ export function purchaseCredits(
 }
 
 /**
- * Take credits (usage billing). INSUFFICIENT_CREDITS when the balance is short, nothing changed.
- * Emits credits.low_balance when this debit takes the balance below the threshold.
+ * Take credits (usage billing), spent by `agentId` when one agent caused it. INSUFFICIENT_CREDITS
+ * when the balance is short, SPENDING_LIMIT_EXCEEDED when a budget of the tenant or the agent
+ * would go over (spending.repo), nothing changed either way. Emits credits.low_balance when this
+ * debit takes the balance below the threshold, spending.threshold when a budget crosses 80%/100%.
  */
 export function debitCredits(
   sql: Queryable,
   tenantId: string,
   amount: number,
-  reason = ''
+  reason = '',
+  agentId: string | null = null
 ): Promise<CreditChange> {
   const n = creditAmount('amount', amount);
-  return change(sql, tenantId, -n, 'debit', reason);
+  return change(sql, tenantId, -n, 'debit', reason, agentId);
 }
 
 /**
@@ -156,7 +160,8 @@ async function change(
   tenantId: string,
   delta: number,
   kind: 'purchase' | 'debit',
-  reason: string
+  reason: string,
+  agentId: string | null = null
 ): Promise<CreditChange> {
   return locked(sql, tenantId, async (tx, acc) => {
     const balance = acc.balance + delta;
@@ -165,9 +170,10 @@ async function change(
         data: { balance: acc.balance, amount: -delta, currency: acc.currency },
       });
     }
+    const spending = kind === 'debit' ? await recordSpend(tx, tenantId, agentId, -delta) : [];
     await tx`
-      insert into credit_ledger (tenant_id, amount, balance_after, kind, reason)
-      values (${tenantId}, ${delta}, ${balance}, ${kind}, ${reason})`;
+      insert into credit_ledger (tenant_id, amount, balance_after, kind, reason, agent_id)
+      values (${tenantId}, ${delta}, ${balance}, ${kind}, ${reason}, ${agentId})`;
     const events: OutboxEvent[] =
       kind === 'purchase'
         ? [
@@ -177,7 +183,7 @@ async function change(
               balance,
             }),
           ]
-        : [];
+        : spending;
     return finish(tx, acc, { ...acc, balance }, events);
   });
 }

@@ -1,4 +1,4 @@
-// What a node's in-memory directory (gateway/discover/model) is loaded from: the search fields of
+// What a node's in-memory directory (actors/directory) is loaded from: the search fields of
 // every live agent (directory_entries), what a listing shows of it, its locations, and the
 // tenants' names. Read whole at start, then only the agents the generations since changed
 // (0014 migration), always in one repeatable-read snapshot so rows and generation agree.
@@ -56,7 +56,7 @@ export interface DirectoryModelTenantRow {
 
 export interface DirectoryRead {
   generation: string;
-  /** True: the rows are the whole directory. False: only the agents in `changedAgents` changed. */
+  /** True: the changes are not all recorded, nothing was read (read the whole directory). */
   full: boolean;
   /** Agents to replace (false reads): those without a row below left the directory. */
   changedAgents: string[];
@@ -80,18 +80,14 @@ const LOCATION_COLUMNS = `l.agent_id, l.tag, l.lat, l.lng, l.display_name, l.cou
   cube_ll_coord(l.pos, 1) as x, cube_ll_coord(l.pos, 2) as y, cube_ll_coord(l.pos, 3) as z`;
 
 /**
- * The directory as of now: whole when `since` is undefined (or the changes since it are no longer
- * all recorded, or too many), else only what changed after generation `since`.
+ * What changed after generation `since`: with `full` true, the changes are no longer all recorded
+ * (or too many to read one by one), and nothing is read; the caller reads the whole directory with
+ * readDirectoryChunks instead.
  */
-export async function readDirectory(sql: Queryable, since?: string): Promise<DirectoryRead> {
+export async function readDirectory(sql: Queryable, since: string): Promise<DirectoryRead> {
   return inTransaction(sql, async (tx) => {
     await tx.unsafe('set transaction isolation level repeatable read, read only');
-    const [head] = await tx<Array<{ gen: string; collation: string }>>`
-      select gen::text,
-        (select datcollate from pg_database where datname = current_database()) as collation
-      from directory_generation`;
-    const generation = head?.gen ?? '0';
-    const collation = head?.collation ?? '';
+    const { generation, collation } = await readHead(tx);
     const unchanged = {
       generation,
       full: false,
@@ -101,8 +97,8 @@ export async function readDirectory(sql: Queryable, since?: string): Promise<Dir
       tenants: [],
       collation,
     };
-    if (since !== undefined && since === generation) return unchanged;
-    if (since !== undefined && BigInt(since) < BigInt(generation)) {
+    if (since === generation) return unchanged;
+    if (BigInt(since) < BigInt(generation)) {
       const [span] = await tx<Array<{ complete: boolean; changes: number }>>`
         select exists(select 1 from directory_changes where gen = ${since}::bigint + 1) as complete,
           (select count(*)::int from directory_changes
@@ -111,16 +107,67 @@ export async function readDirectory(sql: Queryable, since?: string): Promise<Dir
         return { ...unchanged, ...(await readChanged(tx, since, generation)) };
       }
     }
-    const agents = await tx.unsafe<DirectoryModelAgentRow[]>(
+    return { ...unchanged, full: true };
+  });
+}
+
+/** A piece of the whole directory: tenants come first, then agents, then their locations. */
+export interface DirectoryChunk {
+  tenants: DirectoryModelTenantRow[];
+  agents: DirectoryModelAgentRow[];
+  locations: DirectoryModelLocationRow[];
+}
+
+/**
+ * The whole directory as of one snapshot, handed to `onChunk` at most `rows` rows at a time (a
+ * cursor: neither the rows nor their parsing are ever all in memory at once); the next chunk is
+ * read once the promise `onChunk` returns settles, so the caller paces the read.
+ */
+export async function readDirectoryChunks(
+  sql: Queryable,
+  rows: number,
+  onChunk: (chunk: DirectoryChunk) => Promise<void>
+): Promise<{ generation: string; collation: string }> {
+  return inTransaction(sql, async (tx) => {
+    await tx.unsafe('set transaction isolation level repeatable read, read only');
+    const head = await readHead(tx);
+    // Under another collation the caller answers with SQL: nothing more to read.
+    if (!BYTE_ORDER_COLLATIONS.has(head.collation)) return head;
+    const tenantRows = tx<DirectoryModelTenantRow[]>`
+      select id, name, lower(name) as name_lower, slug from tenants`;
+    for await (const tenants of tenantRows.cursor(rows)) {
+      await onChunk({ tenants, agents: [], locations: [] });
+    }
+    const agentRows = tx.unsafe<DirectoryModelAgentRow[]>(
       `select ${AGENT_COLUMNS} from directory_entries e join agents a on a.id = e.id`
     );
-    const locations = await tx.unsafe<DirectoryModelLocationRow[]>(
+    for await (const agents of agentRows.cursor(rows)) {
+      await onChunk({ tenants: [], agents, locations: [] });
+    }
+    const locationRows = tx.unsafe<DirectoryModelLocationRow[]>(
       `select ${LOCATION_COLUMNS} from agent_locations l where l.live`
     );
-    const tenants = await tx<DirectoryModelTenantRow[]>`
-      select id, name, lower(name) as name_lower, slug from tenants`;
-    return { generation, full: true, changedAgents: [], agents, locations, tenants, collation };
+    for await (const locations of locationRows.cursor(rows)) {
+      await onChunk({ tenants: [], agents: [], locations });
+    }
+    return head;
   });
+}
+
+/** Collations under which PostgreSQL orders ASCII text by bytes, as the model orders ids. */
+export const BYTE_ORDER_COLLATIONS: ReadonlySet<string> = new Set([
+  'C',
+  'POSIX',
+  'C.UTF-8',
+  'C.utf8',
+]);
+
+async function readHead(tx: Queryable): Promise<{ generation: string; collation: string }> {
+  const [head] = await tx<Array<{ gen: string; collation: string }>>`
+    select gen::text,
+      (select datcollate from pg_database where datname = current_database()) as collation
+    from directory_generation`;
+  return { generation: head?.gen ?? '0', collation: head?.collation ?? '' };
 }
 
 async function readChanged(

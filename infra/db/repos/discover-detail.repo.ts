@@ -4,7 +4,6 @@
 import {
   DIRECTORY_COLUMNS,
   toDirectoryAgent,
-  visibleTo,
   type DirectoryAgent,
   type DirectoryRow,
   type Viewer,
@@ -38,7 +37,10 @@ export interface AgentDetail {
 /** How many reviews the detail carries, newest first. */
 export const DETAIL_REVIEWS = 50;
 
-/** The agent if `viewer` may see it, else null (private agents of other tenants do not exist). */
+/**
+ * The agent if `viewer` may see it, else null (private agents of other tenants do not exist). An
+ * `unlisted` agent is found by its id, as it may be messaged by it; searches leave it out.
+ */
 export async function getDirectoryAgent(
   sql: Queryable,
   viewer: Viewer,
@@ -47,7 +49,8 @@ export async function getDirectoryAgent(
   const [row] = await sql.unsafe<Array<DirectoryRow & { cardJson: string | null }>>(
     `select ${DIRECTORY_COLUMNS}, a.card::text as card_json
      from agents a join tenants t on t.id = a.tenant_id
-     where a.id = $2 and ${visibleTo(1)}`,
+     where a.id = $2 and a.deleted_at is null
+       and (a.visibility <> 'private' or a.tenant_id = $1::text)`,
     [viewer.tenantId ?? null, agentId],
     { prepare: true }
   );

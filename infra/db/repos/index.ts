@@ -37,6 +37,14 @@ export {
 } from './agents.repo.js';
 export {
   findPrincipalByKeyHash,
+  hasScope,
+  issueNamedKey,
+  KeyScopes,
+  listAgentKeys,
+  revokeAgentKey,
+  type AgentKey,
+  type KeyScope,
+  type NamedKeyInput,
   issueAdminKey,
   revokeAgentKeys,
   revokeKey,
@@ -55,10 +63,12 @@ export {
 } from './official.repo.js';
 export { OFFICIAL_TENANT } from './official-tenant.js';
 export {
-  hitRateLimit,
+  leaseRateLimit,
+  recordRateLimitUsage,
   setTenantRateLimit,
   sweepRateLimitWindows,
-  type RateLimitHit,
+  type RateLimitLease,
+  type RateLimitUsage,
 } from './rate-limits.repo.js';
 export {
   creditAmount,
@@ -85,6 +95,7 @@ export {
   noteWebhookResult,
   recordAttempt,
   subscribedEvents,
+  webhookEvents,
   type CreatedWebhook,
   type DueDelivery,
   type Webhook,
@@ -114,9 +125,33 @@ export {
   expandQuery,
   foldValues,
   pruneDirectoryChanges,
+  BYTE_ORDER_COLLATIONS,
   readDirectory,
+  readDirectoryChunks,
+  type DirectoryChunk,
   type DirectoryModelAgentRow,
   type DirectoryModelLocationRow,
   type DirectoryModelTenantRow,
   type DirectoryRead,
 } from './directory-model.repo.js';
+export {
+  listWebhookDeliveries,
+  setWebhookEvents,
+  type WebhookDelivery,
+} from './webhook-admin.repo.js';
+export { getTenantTask, listTenantTasks, type TenantTaskQuery } from './tenant-tasks.repo.js';
+export { agentRatings, type AgentRating } from './tenant-agents.repo.js';
+export * from './access-grants.repo.js';
+export * from './workspaces.repo.js';
+export * from './workspace-memories.repo.js';
+export * from './workspace-secrets.repo.js';
+export {
+  BudgetPeriods,
+  listBudgets,
+  recordSpend,
+  setBudget,
+  SPENDING_LEVELS,
+  spendingLimitError,
+  type Budget,
+  type BudgetPeriod,
+} from './spending.repo.js';

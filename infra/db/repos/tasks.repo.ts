@@ -33,6 +33,28 @@ export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promi
   );
 }
 
+/**
+ * Rows already in the index: only the columns a task's change can touch (state, rev, updated_at,
+ * task), and only forward. Cheaper than an upsert, which tries an insert first.
+ */
+export async function updateTasks(sql: Queryable, tasks: readonly Task[]): Promise<void> {
+  if (tasks.length === 0) return;
+  const rows = tasks.map((t) => ({
+    id: t.id,
+    state: t.status.state,
+    rev: t.rev,
+    updated_at: new Date(t.status.timestamp),
+    task: t,
+  }));
+  await sql.unsafe(
+    `update tasks set state = r.state, rev = r.rev, updated_at = r.updated_at, task = r.task
+     from jsonb_to_recordset($1::text::jsonb) as r(id text, state text, rev int,
+       updated_at timestamptz, task jsonb)
+     where tasks.id = r.id and tasks.rev < r.rev`,
+    [jsonText(rows)]
+  );
+}
+
 export interface TaskListQuery {
   agentId: string;
   contextId?: string;

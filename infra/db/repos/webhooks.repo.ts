@@ -28,23 +28,28 @@ export interface CreatedWebhook {
 
 const COLUMNS = 'id, tenant_id, url, events, status, last_error, created_at';
 
-/** Register a webhook; INVALID_PARAMS naming `url`, `events` or `secret` on bad input. */
-export async function createWebhook(
-  sql: Queryable,
-  input: { tenantId: string; url: unknown; events: unknown; secret?: unknown }
-): Promise<CreatedWebhook> {
-  const url = httpUrl('url', input.url);
+/** The events a webhook subscribes to, deduplicated; INVALID_PARAMS naming `events` otherwise. */
+export function webhookEvents(value: unknown): string[] {
   if (
-    !Array.isArray(input.events) ||
-    input.events.length === 0 ||
-    !input.events.every((e) => (HUB_EVENT_NAMES as readonly unknown[]).includes(e))
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((e) => (HUB_EVENT_NAMES as readonly unknown[]).includes(e))
   ) {
     throw new InvalidParamsError(
       'events',
       `must be a non-empty array of ${HUB_EVENT_NAMES.join(', ')}`
     );
   }
-  const events = [...new Set(input.events as string[])];
+  return [...new Set(value as string[])];
+}
+
+/** Register a webhook; INVALID_PARAMS naming `url`, `events` or `secret` on bad input. */
+export async function createWebhook(
+  sql: Queryable,
+  input: { tenantId: string; url: unknown; events: unknown; secret?: unknown }
+): Promise<CreatedWebhook> {
+  const url = httpUrl('url', input.url);
+  const events = webhookEvents(input.events);
   let secret: string;
   if (input.secret === undefined || input.secret === null) {
     secret = `whsec_${randomBytes(32).toString('base64url')}`;

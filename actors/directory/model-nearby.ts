@@ -1,0 +1,168 @@
+// The nearby search answered from the in-memory model, with the SQL's semantics
+// (infra/db locations.repo.ts nearbyAgentsAt): each visible agent once, at its nearest location
+// within the radius (ties: the earlier tag), nearest first and then by id. Distances use the
+// SQL's arithmetic step for step (cube_distance between earth() points, then the arc), from the
+// points PostgreSQL stored, so the answers agree to the last printed digit.
+import {
+  EARTH_RADIUS_KM,
+  type NearbyAgent,
+  type NearbySearch,
+  type Viewer,
+} from '../../infra/db/index.js';
+import { firstN, listing } from './model-search.js';
+import {
+  PUBLIC,
+  CELL_DEG,
+  LAT_CELLS,
+  latCell,
+  LNG_CELLS,
+  lngCell,
+  type DirectoryModel,
+  type ModelAgent,
+  type ModelLocation,
+} from './directory-model.js';
+
+/** earthdistance's earth(): the radius of its sphere, in its units (metres). */
+const EARTH = 6378168;
+const UNITS_PER_KM = EARTH / EARTH_RADIUS_KM;
+/** PostgreSQL's RADIANS_PER_DEGREE (0.0174532925199432957692) as the double it becomes. */
+const RADIANS_PER_DEGREE = 0.017453292519943295;
+
+export interface ResolvedNearby {
+  readonly search: NearbySearch;
+  readonly tagKey?: string;
+  readonly categoryKey?: string;
+}
+
+// Scratch space of the search running now, by slot (searches run one at a time on the loop).
+let bestDistance = new Float64Array(1024);
+let bestPosition = new Int32Array(1024);
+let bestPlace: Array<ModelLocation | undefined> = new Array<ModelLocation | undefined>(1024).fill(
+  undefined
+);
+
+function ensureScratch(slots: number): void {
+  if (bestDistance.length >= slots) return;
+  bestDistance = new Float64Array(slots * 2);
+  bestPosition = new Int32Array(slots * 2);
+  bestPlace = new Array<ModelLocation | undefined>(slots * 2).fill(undefined);
+}
+
+export function nearbyModel(
+  model: DirectoryModel,
+  viewer: Viewer,
+  r: ResolvedNearby
+): { agents: NearbyAgent[]; count: number } {
+  const s = r.search;
+  const latR = s.lat * RADIANS_PER_DEGREE;
+  const lngR = s.lng * RADIANS_PER_DEGREE;
+  const cx = EARTH * Math.cos(latR) * Math.cos(lngR);
+  const cy = EARTH * Math.cos(latR) * Math.sin(lngR);
+  const cz = EARTH * Math.sin(latR);
+  const viewerOrd = model.tenantOrdinal(viewer.tenantId);
+  const { flags, tenant } = model.cols;
+  const tagKey = r.tagKey === undefined ? undefined : model.known(r.tagKey);
+  const categoryKey = r.categoryKey === undefined ? undefined : model.known(r.categoryKey);
+  const recordCheck =
+    tagKey === undefined && categoryKey === undefined
+      ? undefined
+      : (a: ModelAgent): boolean =>
+          (tagKey === undefined || a.tagKeys.includes(tagKey)) &&
+          (categoryKey === undefined || a.categoryKey === categoryKey);
+
+  // The cells the radius can reach, a little wider than the arc so rounding never leaves one
+  // out; the box and distance tests below are the exact ones.
+  const spanDeg = (s.radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI) + 0.01;
+  const south = s.lat - spanDeg;
+  const north = s.lat + spanDeg;
+  const widest = Math.max(Math.abs(south), Math.abs(north));
+  const lngSpan = widest >= 89.9 ? 360 : spanDeg / Math.cos((widest * Math.PI) / 180);
+  const firstLng = lngSpan >= 180 ? 0 : lngCell(s.lng - lngSpan);
+  const lngCount =
+    lngSpan >= 180 ? LNG_CELLS : Math.min(LNG_CELLS, Math.ceil((2 * lngSpan) / CELL_DEG) + 2);
+  const firstLat = latCell(Math.max(-90, south));
+  const lastLat = Math.min(LAT_CELLS - 1, latCell(Math.min(90, north)));
+  // No point farther than this chord (plus a metre for rounding) is within the radius: a cheap
+  // box test before the arc, as the SQL's earth_box before its distance.
+  const reach =
+    2 * EARTH * Math.sin(Math.min(Math.PI / 2, (s.radiusKm * UNITS_PER_KM) / (2 * EARTH))) + 1;
+  // Per slot, this search's nearest place and its distance; `found` lists each slot once.
+  const stamp = model.nextStamp();
+  const { seen } = model.cols;
+  ensureScratch(seen.length);
+  const found: number[] = [];
+  for (let la = firstLat; la <= lastLat; la++) {
+    for (let k = 0; k < lngCount; k++) {
+      const cell = model.cells.get(la * LNG_CELLS + ((firstLng + k) % LNG_CELLS));
+      if (cell === undefined) continue;
+      const { x, y, z, slot: slots, position } = cell;
+      for (let j = 0; j < x.length; j++) {
+        const dx = (x[j] as number) - cx;
+        const dy = (y[j] as number) - cy;
+        const dz = (z[j] as number) - cz;
+        if (dx > reach || dx < -reach || dy > reach || dy < -reach || dz > reach || dz < -reach) {
+          continue;
+        }
+        const slot = slots[j] as number;
+        if (((flags[slot] as number) & PUBLIC) === 0 && tenant[slot] !== viewerOrd) continue;
+        const distance = arcKm(dx, dy, dz);
+        if (!(distance <= s.radiusKm)) continue;
+        if (recordCheck !== undefined && !recordCheck(model.bySlot[slot] as ModelAgent)) continue;
+        if (seen[slot] !== stamp) {
+          seen[slot] = stamp;
+          found.push(slot);
+          bestDistance[slot] = distance;
+          bestPosition[slot] = position[j] as number;
+          bestPlace[slot] = cell.places[j];
+        } else if (
+          distance < (bestDistance[slot] as number) ||
+          (distance === bestDistance[slot] &&
+            (position[j] as number) < (bestPosition[slot] as number))
+        ) {
+          bestDistance[slot] = distance;
+          bestPosition[slot] = position[j] as number;
+          bestPlace[slot] = cell.places[j];
+        }
+      }
+    }
+  }
+  // Nearest first, then by id; only as far as the page needs.
+  const top = firstN(found, s.offset + s.limit, (a, b) => {
+    const da = bestDistance[a] as number;
+    const db = bestDistance[b] as number;
+    if (da !== db) return da < db;
+    return (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
+  });
+  return {
+    count: found.length,
+    agents: top.slice(s.offset).map((slot) => {
+      const place = bestPlace[slot] as ModelLocation;
+      // Added to the listing in place: a spread into a new object cost more than the search.
+      return Object.assign(listing(model, place.agent), {
+        location: {
+          name: place.displayName,
+          lat: place.lat,
+          lng: place.lng,
+          country: place.country,
+        },
+        distance: Math.round((bestDistance[slot] as number) * 1000) / 1000,
+      });
+    }),
+  };
+}
+
+/** Kilometres along the sphere for a chord of (dx, dy, dz) earth() units, as the SQL computes it. */
+function arcKm(dx: number, dy: number, dz: number): number {
+  let sum = 0;
+  sum += dx * dx;
+  sum += dy * dy;
+  sum += dz * dz;
+  const chord = Math.sqrt(sum);
+  const arc =
+    chord < 0
+      ? 0
+      : chord / (2 * EARTH) > 1
+        ? Math.PI * EARTH
+        : 2 * EARTH * Math.asin(chord / (2 * EARTH));
+  return arc / UNITS_PER_KM;
+}

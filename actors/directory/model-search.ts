@@ -1,0 +1,360 @@
+// A directory search answered from the in-memory model, with the SQL's semantics
+// (infra/db discover-search.repo.ts): the same visibility, filters, text match, relevance
+// (ts_rank of the fuzzy query plus ts_rank of the exact one, in float4), tie-breaks and paging.
+// Candidates come from the smallest index that every match must be in, narrowed by the next
+// smallest; each candidate is then checked against everything the two do not already guarantee,
+// so the index choice never changes an answer, only its cost. Checks and sort keys are read from
+// the model's per-slot columns; an agent's record is read only for what they do not hold.
+import {
+  PRICING,
+  type DirectoryAgent,
+  type DirectoryPage,
+  type DirectorySearch,
+  type Viewer,
+} from '../../infra/db/index.js';
+import {
+  PUBLIC,
+  VERIFIED,
+  type DirectoryModel,
+  type ModelAgent,
+  type ModelTenant,
+  type SlotColumns,
+} from './directory-model.js';
+import { requiredTermGroups, type QueryTerm } from './query-terms.js';
+import {
+  lowerBound,
+  rankPlanOf,
+  tsMatch,
+  tsRank,
+  type TsQuery,
+  type TsTerm,
+} from './text-search.js';
+
+/** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
+export interface ResolvedSearch {
+  readonly search: DirectorySearch;
+  /** directory_query(words, true) and (words, false); null when no word is searchable. */
+  readonly tq: TsQuery | null;
+  readonly tx: TsQuery | null;
+  readonly categoryKey?: string;
+  readonly tagKey?: string;
+  readonly skillTagKey?: string;
+  readonly contentMode?: string;
+  /** The owner's tenant id; null when `owner` names no tenant. */
+  readonly ownerTenantId?: string | null;
+}
+
+/** A filter an index can stand for; 'text' is a required group of the text query. */
+type Covers = 'text' | 'category' | 'tag' | 'skillTag' | 'contentMode' | 'country' | 'tenant';
+
+interface Source {
+  readonly lists: ReadonlyArray<readonly number[]>;
+  readonly size: number;
+  readonly covers: Covers;
+}
+
+export function searchModel(
+  model: DirectoryModel,
+  viewer: Viewer,
+  r: ResolvedSearch
+): DirectoryPage {
+  const s = r.search;
+  const hasWords = s.words.length > 0;
+  if (
+    (hasWords && (r.tq === null || r.tx === null)) ||
+    r.ownerTenantId === null ||
+    s.pricing === 'paid'
+  ) {
+    return { agents: [], count: 0 };
+  }
+  const stamp = model.nextStamp();
+  const cols = model.cols;
+  const { seen, marked, flags, tenant } = cols;
+  const [source, narrower] = candidateSources(model, viewer, r);
+  if (narrower !== undefined) {
+    for (const list of narrower.lists) {
+      for (let i = 0; i < list.length; i++) marked[list[i] as number] = stamp;
+    }
+  }
+  const covered = new Set<Covers>([source.covers, narrower?.covers ?? source.covers]);
+  const recordCheck = recordFilter(model, r, covered);
+  // A query that is one group of plain terms matches exactly the agents listed under them.
+  const textListed = r.tq !== null && covered.has('text') && isTermGroup(r.tq);
+  const viewerOrd = model.tenantOrdinal(viewer.tenantId);
+  const ownerOrd = r.ownerTenantId === undefined ? -2 : model.tenantOrdinal(r.ownerTenantId);
+  const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
+  const tenantOnly = s.tenantOnly;
+  const matches: number[] = [];
+  for (const list of source.lists) {
+    for (let i = 0; i < list.length; i++) {
+      const slot = list[i] as number;
+      if (seen[slot] === stamp) continue;
+      seen[slot] = stamp;
+      if (narrower !== undefined && marked[slot] !== stamp) continue;
+      const f = flags[slot] as number;
+      const t = tenant[slot];
+      if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) continue;
+      if (verified >= 0 && (f & VERIFIED) !== verified) continue;
+      if (ownerOrd !== -2 && t !== ownerOrd) continue;
+      if (recordCheck === undefined && (r.tq === null || textListed)) {
+        matches.push(slot);
+        continue;
+      }
+      const agent = model.bySlot[slot] as ModelAgent;
+      if (recordCheck !== undefined && !recordCheck(agent)) continue;
+      if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+    }
+  }
+  if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
+    rank(model, cols, matches, r.tq, r.tx);
+  }
+  const before = ORDERS[s.sort === 'relevance' && !hasWords ? 'rating' : s.sort](model, cols);
+  const end = s.limit === undefined ? matches.length : s.offset + s.limit;
+  const page = firstN(matches, end, before).slice(s.offset, end);
+  return {
+    agents: page.map((slot) => listing(model, model.bySlot[slot] as ModelAgent)),
+    count: matches.length,
+  };
+}
+
+/** What a listing shows, in the key order of toDirectoryAgent (same JSON as the SQL path). */
+export function listing(model: DirectoryModel, a: ModelAgent): DirectoryAgent {
+  const tenant = model.tenants.get(a.tenantId) as ModelTenant;
+  return {
+    id: a.id,
+    name: a.name,
+    description: a.description,
+    category: a.category,
+    tags: a.tags as string[],
+    avgRating: model.cols.rating[a.slot] as number,
+    ratingCount: model.cols.ratingCount[a.slot] as number,
+    tenantName: tenant.name,
+    tenantSlug: tenant.slug,
+    verified: ((model.cols.flags[a.slot] as number) & VERIFIED) !== 0,
+    featured: a.featured,
+    pricing: PRICING,
+    websiteUrl: a.websiteUrl,
+    docsUrl: a.docsUrl,
+  };
+}
+
+/** The filters no index of the search stands for, checked on the agent's record; none: undefined. */
+function recordFilter(
+  model: DirectoryModel,
+  r: ResolvedSearch,
+  covered: ReadonlySet<Covers>
+): ((a: ModelAgent) => boolean) | undefined {
+  // Filter values as the model's own shared strings, so equal ones compare by identity.
+  const k = (v: string | undefined, c: Covers): string | undefined =>
+    v === undefined || covered.has(c) ? undefined : model.known(v);
+  const category = k(r.categoryKey, 'category');
+  const tag = k(r.tagKey, 'tag');
+  const skillTag = k(r.skillTagKey, 'skillTag');
+  const contentMode = k(r.contentMode, 'contentMode');
+  const country = k(r.search.country, 'country');
+  if (
+    category === undefined &&
+    tag === undefined &&
+    skillTag === undefined &&
+    contentMode === undefined &&
+    country === undefined
+  ) {
+    return undefined;
+  }
+  return (a) =>
+    (category === undefined || a.categoryKey === category) &&
+    (tag === undefined || a.tagKeys.includes(tag)) &&
+    (skillTag === undefined || a.skillTags.includes(skillTag)) &&
+    (contentMode === undefined || a.contentModes.includes(contentMode)) &&
+    (country === undefined || a.countries.includes(country));
+}
+
+/** Above this many matches, OR queries are ranked from the postings rather than agent by agent. */
+const RANK_FROM_POSTINGS = 48;
+
+/** cols.rank[slot] = ts_rank(tsv, tq) + ts_rank(tsv, tx) in float4, for every match. */
+function rank(
+  model: DirectoryModel,
+  cols: SlotColumns,
+  matches: readonly number[],
+  tq: TsQuery,
+  tx: TsQuery
+): void {
+  const pq = rankPlanOf(tq);
+  const px = rankPlanOf(tx);
+  const out = cols.rank;
+  if (matches.length < RANK_FROM_POSTINGS || pq.and || px.and) {
+    for (const slot of matches) {
+      const tsv = model.tsvOf(slot);
+      out[slot] = Math.fround(tsRank(tsv, tq) + tsRank(tsv, tx));
+    }
+    return;
+  }
+  // calc_rank_or sums, per agent, what each matched lexeme adds, item by item and lexeme by
+  // lexeme in PostgreSQL's order; walking the postings in that same order gives every agent the
+  // same float sums without looking into its tsvector.
+  const stamp = model.nextStamp();
+  const { marked, sumA, sumB } = cols;
+  for (const slot of matches) {
+    marked[slot] = stamp;
+    sumA[slot] = 0;
+    sumB[slot] = 0;
+  }
+  sumPostings(model, pq.items, stamp, marked, sumA);
+  sumPostings(model, px.items, stamp, marked, sumB);
+  const nq = pq.items.length;
+  const nx = px.items.length;
+  for (const slot of matches) {
+    const a = sumA[slot] as number;
+    const b = sumB[slot] as number;
+    out[slot] = Math.fround(
+      (nq > 0 ? Math.fround(a / nq) : a) + (nx > 0 ? Math.fround(b / nx) : b)
+    );
+  }
+}
+
+function sumPostings(
+  model: DirectoryModel,
+  items: readonly TsTerm[],
+  stamp: number,
+  marked: Uint32Array,
+  sums: Float64Array
+): void {
+  const list = model.lexemeList();
+  for (const item of items) {
+    for (let i = lowerBound(list, item.lexeme); i < list.length; i++) {
+      const lexeme = list[i] as string;
+      if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
+      const p = model.lexemes.get(lexeme);
+      if (p === undefined) continue;
+      const { slots, terms } = p;
+      for (let k = 0; k < slots.length; k++) {
+        const slot = slots[k] as number;
+        if (marked[slot] === stamp) {
+          sums[slot] = Math.fround((sums[slot] as number) + (terms[k] as number));
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Where candidates come from: the smallest of the required text groups (each match holds one of
+ * the group's terms) and the filter indexes, and the next smallest, whose slots are marked so a
+ * candidate outside it is skipped before any other check (what a GIN index's intersection does).
+ * Every agent when nothing narrows the search.
+ */
+function candidateSources(
+  model: DirectoryModel,
+  viewer: Viewer,
+  r: ResolvedSearch
+): [Source, Source | undefined] {
+  const options: Source[] = [];
+  const add = (lists: ReadonlyArray<readonly number[]>, covers: Covers) => {
+    let size = 0;
+    for (const l of lists) size += l.length;
+    options.push({ lists, size, covers });
+  };
+  if (r.tq !== null) {
+    for (const group of requiredTermGroups(r.tq)) add(termLists(model, group), 'text');
+  }
+  if (r.categoryKey !== undefined) add([model.categories.get(r.categoryKey)], 'category');
+  if (r.tagKey !== undefined) add([model.tags.get(r.tagKey)], 'tag');
+  if (r.skillTagKey !== undefined) add([model.skillTags.get(r.skillTagKey)], 'skillTag');
+  if (r.contentMode !== undefined) add([model.contentModes.get(r.contentMode)], 'contentMode');
+  if (r.search.country !== undefined) add([model.countries.get(r.search.country)], 'country');
+  if (r.ownerTenantId !== undefined && r.ownerTenantId !== null) {
+    add([model.byTenant.get(r.ownerTenantId)], 'tenant');
+  }
+  if (r.search.tenantOnly && viewer.tenantId !== undefined) {
+    add([model.byTenant.get(viewer.tenantId)], 'tenant');
+  }
+  options.sort((a, b) => a.size - b.size);
+  const [first, second] = options;
+  if (first === undefined) {
+    const all: number[] = [];
+    for (const a of model.agents.values()) all.push(a.slot);
+    return [{ lists: [all], size: all.length, covers: 'tenant' }, undefined];
+  }
+  // A text group covers the text query only when it is the whole query (isTermGroup decides);
+  // 'tenant' sources are checked again by ordinal anyway. Marking costs a write per listed slot:
+  // worth it only when it can rule out many candidates.
+  const narrower = second !== undefined && second.size <= first.size * 16 ? second : undefined;
+  return [first, narrower];
+}
+
+/** True for a query that is terms joined by `|` only, none of them weight-restricted. */
+function isTermGroup(q: TsQuery): boolean {
+  if (q.kind === 'term') return q.weightMask === 0;
+  return q.kind === 'or' && isTermGroup(q.left) && isTermGroup(q.right);
+}
+
+/** The slots holding any of the terms (a prefix term: any lexeme that starts with it). */
+function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<readonly number[]> {
+  const lists: Array<readonly number[]> = [];
+  for (const term of group) {
+    if (!term.prefix) {
+      lists.push(model.lexemes.get(term.lexeme)?.slots ?? []);
+      continue;
+    }
+    const all = model.lexemeList();
+    for (let i = lowerBound(all, term.lexeme); i < all.length; i++) {
+      const lexeme = all[i] as string;
+      if (!lexeme.startsWith(term.lexeme)) break;
+      lists.push(model.lexemes.get(lexeme)?.slots ?? []);
+    }
+  }
+  return lists;
+}
+
+/** True when slot a sorts before slot b. */
+export type Before = (a: number, b: number) => boolean;
+
+/** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
+const idBefore = (model: DirectoryModel, a: number, b: number): boolean =>
+  (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
+
+const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns) => Before> = {
+  relevance:
+    (m, { rank, rating }) =>
+    (a, b) =>
+      rank[a] !== rank[b]
+        ? (rank[a] as number) > (rank[b] as number)
+        : rating[a] !== rating[b]
+          ? (rating[a] as number) > (rating[b] as number)
+          : idBefore(m, a, b),
+  rating:
+    (m, { rating, ratingCount }) =>
+    (a, b) =>
+      rating[a] !== rating[b]
+        ? (rating[a] as number) > (rating[b] as number)
+        : ratingCount[a] !== ratingCount[b]
+          ? (ratingCount[a] as number) > (ratingCount[b] as number)
+          : idBefore(m, a, b),
+  popular:
+    (m, { usage }) =>
+    (a, b) =>
+      usage[a] !== usage[b] ? (usage[a] as number) > (usage[b] as number) : idBefore(m, a, b),
+  recent:
+    (m, { created }) =>
+    (a, b) =>
+      created[a] !== created[b]
+        ? (created[a] as number) > (created[b] as number)
+        : idBefore(m, a, b),
+};
+
+/** The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort. */
+export function firstN(slots: number[], n: number, before: Before): number[] {
+  if (n >= slots.length || n > 256) {
+    return slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, n);
+  }
+  const top: number[] = [];
+  for (const slot of slots) {
+    if (top.length === n && !before(slot, top[n - 1] as number)) continue;
+    let at = top.length;
+    while (at > 0 && before(slot, top[at - 1] as number)) at--;
+    top.splice(at, 0, slot);
+    if (top.length > n) top.pop();
+  }
+  return top;
+}

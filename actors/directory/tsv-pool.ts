@@ -1,0 +1,162 @@
+// Every agent's tsvector in three shared typed arrays instead of three objects per agent (a
+// lexeme list and two small typed arrays cost about 700 bytes an agent; here it is about 130):
+// lexemes as small integers (each lexeme's text held once), each lexeme's position range, and
+// the positions themselves. A vector is materialized as a TsVector only while a search tests or
+// ranks that agent.
+import type { TsVector } from './text-search.js';
+
+export class TsvPool {
+  /** Lexeme id → its text, and back. Ids are never reused: a lexeme keeps its id until a reload. */
+  private readonly texts: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Per entry: a lexeme id, and (one entry further per vector) where its positions start. */
+  private lex: Int32Array = new Int32Array(1 << 16);
+  private off: Uint32Array = new Uint32Array(1 << 16);
+  private pos: Uint16Array = new Uint16Array(1 << 16);
+  private lexUsed = 0;
+  private posUsed = 0;
+  /** Entries and positions held by vectors since replaced: reclaimed by compact(). */
+  private lexFree = 0;
+  private posFree = 0;
+  /** Per slot: first entry and lexeme count (count + 1 entries are used). */
+  private start: Uint32Array = new Uint32Array(1024);
+  private count: Uint32Array = new Uint32Array(1024);
+
+  /** Store `v` as slot's vector (replacing any it had). */
+  put(slot: number, v: TsVector): void {
+    this.release(slot);
+    const n = v.lexemes.length;
+    const p = v.off[n] ?? 0;
+    if (slot >= this.start.length) {
+      this.start = grow32(this.start, Math.max(slot + 1, this.start.length * 2));
+      this.count = grow32(this.count, this.start.length);
+    }
+    this.ensure(n + 1, p);
+    const at = this.lexUsed;
+    const base = this.posUsed;
+    for (let i = 0; i < n; i++) {
+      this.lex[at + i] = this.idOf(v.lexemes[i] as string);
+      this.off[at + i] = base + (v.off[i] as number);
+    }
+    this.off[at + n] = base + p;
+    this.pos.set(v.pos.subarray(0, p), base);
+    this.lexUsed += n + 1;
+    this.posUsed += p;
+    this.start[slot] = at;
+    this.count[slot] = n + 1;
+  }
+
+  /** Forget slot's vector. */
+  release(slot: number): void {
+    const n = slot < this.count.length ? (this.count[slot] as number) : 0;
+    if (n === 0) return;
+    const at = this.start[slot] as number;
+    this.lexFree += n;
+    this.posFree += (this.off[at + n - 1] as number) - (this.off[at] as number);
+    this.count[slot] = 0;
+  }
+
+  /** Slot's vector, as ts-rank.ts reads one (positions stay in the shared array). */
+  get(slot: number): TsVector {
+    const entries = this.count[slot] as number;
+    const at = this.start[slot] as number;
+    const lexemes = new Array<string>(Math.max(0, entries - 1));
+    for (let i = 0; i < lexemes.length; i++) lexemes[i] = this.texts[this.lex[at + i] as number]!;
+    return { lexemes, pos: this.pos, off: this.off.subarray(at, at + entries) };
+  }
+
+  /** True when slot holds exactly `v` (lexemes, positions and weights). */
+  same(slot: number, v: TsVector): boolean {
+    const entries = this.count[slot] as number;
+    const n = v.lexemes.length;
+    if (entries !== n + 1) return false;
+    const at = this.start[slot] as number;
+    const base = this.off[at] as number;
+    for (let i = 0; i <= n; i++) {
+      if ((this.off[at + i] as number) - base !== (v.off[i] ?? 0)) return false;
+    }
+    for (let i = 0; i < n; i++) {
+      if (this.texts[this.lex[at + i] as number] !== v.lexemes[i]) return false;
+    }
+    const p = v.off[n] ?? 0;
+    for (let j = 0; j < p; j++) if (this.pos[base + j] !== v.pos[j]) return false;
+    return true;
+  }
+
+  /** The pool's own copy of a lexeme it holds. */
+  text(lexeme: string): string | undefined {
+    const id = this.ids.get(lexeme);
+    return id === undefined ? undefined : this.texts[id];
+  }
+
+  /** Slot's lexemes' texts (for index removal). */
+  lexemesOf(slot: number): readonly string[] {
+    return this.get(slot).lexemes;
+  }
+
+  /** Rewrite the arrays without the space of replaced vectors, at their exact size. */
+  compact(): void {
+    const lex = new Int32Array(this.lexUsed - this.lexFree + 1);
+    const off = new Uint32Array(lex.length);
+    const pos = new Uint16Array(this.posUsed - this.posFree + 1);
+    let l = 0;
+    let p = 0;
+    for (let slot = 0; slot < this.count.length; slot++) {
+      const entries = this.count[slot] as number;
+      if (entries === 0) continue;
+      const at = this.start[slot] as number;
+      const from = this.off[at] as number;
+      const to = this.off[at + entries - 1] as number;
+      for (let i = 0; i < entries; i++) {
+        lex[l + i] = this.lex[at + i] as number;
+        off[l + i] = p + (this.off[at + i] as number) - from;
+      }
+      pos.set(this.pos.subarray(from, to), p);
+      this.start[slot] = l;
+      l += entries;
+      p += to - from;
+    }
+    this.lex = lex;
+    this.off = off;
+    this.pos = pos;
+    this.lexUsed = l;
+    this.posUsed = p;
+    this.lexFree = 0;
+    this.posFree = 0;
+  }
+
+  private idOf(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.texts.length;
+      // A flat copy: the parser's string may be a slice of the whole tsvector's text.
+      const flat = JSON.parse(JSON.stringify(text)) as string;
+      this.texts.push(flat);
+      this.ids.set(flat, id);
+    }
+    return id;
+  }
+
+  private ensure(entries: number, positions: number): void {
+    if (this.lexFree > 1 << 16 && this.lexFree * 2 > this.lexUsed) this.compact();
+    if (this.lexUsed + entries > this.lex.length) {
+      const size = Math.max(this.lexUsed + entries, Math.ceil(this.lex.length * 1.5));
+      const lex = new Int32Array(size);
+      lex.set(this.lex.subarray(0, this.lexUsed));
+      this.lex = lex;
+      this.off = grow32(this.off, size);
+    }
+    if (this.posUsed + positions > this.pos.length) {
+      const size = Math.max(this.posUsed + positions, Math.ceil(this.pos.length * 1.5));
+      const pos = new Uint16Array(size);
+      pos.set(this.pos.subarray(0, this.posUsed));
+      this.pos = pos;
+    }
+  }
+}
+
+function grow32(a: Uint32Array, size: number): Uint32Array {
+  const b = new Uint32Array(size);
+  b.set(a.subarray(0, Math.min(a.length, size)));
+  return b;
+}

@@ -1,0 +1,292 @@
+// Owner side of delivery: each pending message is delivered once per node, in a lane per
+// sender → recipient pair (FIFO also when one is diverted to the queue), retried while a failure
+// is the hub's own, handed to the next owner after a move, and pushed again when the node that
+// held the recipient's socket leaves the membership.
+import { HubError } from '../../runtime/errors/index.js';
+import type { ActorAddress, ActorView } from '../../runtime/host/index.js';
+import { throttledLog, type ThrottledLog } from '../../runtime/log/index.js';
+import { TerminalStates, type Message, type Task } from '../../runtime/protocol/index.js';
+import type { DeliveryAttempts } from './attempt.js';
+import { START_LINGER_MS } from './attempt.js';
+import type { EventsReport } from './events-report.js';
+import type { TaskCore } from './task-core.js';
+import type { QueuedTaskSweep } from './queue-sweep.js';
+
+/** The failure text senders see when the recipient's socket is backed up and it cannot queue. */
+const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
+
+/** A restored task may still be in its old owner's hands (graceful handover): wait this long. */
+const HANDOVER_GRACE_MS = 3000;
+/** Retries of a delivery that failed on the hub's side (log or database unavailable). */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+/**
+ * Attempts of one delivery on this node (about four minutes with the pauses above); past them the
+ * task fails with the reason (a new owner after a move starts its own count).
+ */
+const DELIVERY_MAX_TRIES = 12;
+
+export class TaskDelivery {
+  /** Deliveries running on this node, by `<taskId>#<message count>`. */
+  private readonly delivering = new Set<string>();
+  /**
+   * Per sender → recipient, the tail of the deliveries in progress. Each waits for the one before
+   * it to be pushed or queued, so messages of a pair reach the recipient in order (also when one
+   * of them is diverted to the queue).
+   */
+  private readonly lanes = new Map<string, Promise<void>>();
+  /** Tasks pushed to a WebSocket and not answered yet → the node holding the socket. */
+  private readonly pushed = new Map<string, { addr: ActorAddress; node: string }>();
+  private readonly throttled: ThrottledLog;
+
+  constructor(
+    private readonly core: TaskCore,
+    private readonly report: EventsReport,
+    private readonly attempts: DeliveryAttempts,
+    private readonly sweep: QueuedTaskSweep
+  ) {
+    this.throttled = throttledLog(core.o.log);
+  }
+
+  /** Start what a task's durable state asks of its owner; remember unanswered pushes. */
+  track(addr: ActorAddress, task: Task, restoredAt?: number): void {
+    if (task.delivery === 'pending' && !TerminalStates.has(task.status.state)) {
+      this.startDelivery(addr, task, restoredAt !== undefined ? { notBefore: restoredAt } : {});
+    }
+    // A push the agent acknowledged (a `received` frame) is not pushed again after a node loss.
+    if (task.deliveredVia !== undefined && task.status.state === 'working' && !task.received) {
+      this.pushed.set(task.id, { addr, node: task.deliveredVia });
+    } else if (this.pushed.size > 0) {
+      this.pushed.delete(task.id);
+    }
+    this.sweep.track(addr, task);
+  }
+
+  /**
+   * A partition this node takes over: its pending tasks are delivered by this node now, in the
+   * order they became pending (the log's order). One that just changed may still be in its old
+   * owner's hands (a graceful handover), so it gets a moment to finish there first.
+   */
+  onRestored(addr: ActorAddress, view: ActorView): void {
+    if (view.status !== 'active') return;
+    const task = view.context as Task;
+    this.track(addr, task, task.status.timestamp + HANDOVER_GRACE_MS);
+    this.sweep.onRestored(addr, task, HANDOVER_GRACE_MS);
+    const live = this.core.o.liveNodes?.();
+    if (
+      task.deliveredVia !== undefined &&
+      !task.received &&
+      live &&
+      !live.includes(task.deliveredVia)
+    ) {
+      this.redeliver(task.id);
+    }
+  }
+
+  /**
+   * Membership changed. A task pushed to a socket on a node that is gone may have lost its answer
+   * with that node: deliver its message again (the agent sees the same taskId and messageId).
+   */
+  nodesChanged(): void {
+    const live = this.core.o.liveNodes?.();
+    if (!live) return;
+    for (const [taskId, p] of this.pushed) {
+      // A partition that moved away took its tasks along: the new owner checks them on restore.
+      if (!this.core.o.host.owns(p.addr.partition)) this.pushed.delete(taskId);
+      else if (!live.includes(p.node)) this.redeliver(taskId);
+    }
+  }
+
+  private redeliver(taskId: string): void {
+    const p = this.pushed.get(taskId);
+    if (!p) return;
+    this.pushed.delete(taskId);
+    this.core.o.metrics?.redeliveries.inc();
+    this.core
+      .event(p.addr, { type: 'task.redeliver', at: this.core.now() })
+      .catch((err: unknown) =>
+        this.core.o.log.warn({ err, taskId }, 'redelivery after a node loss failed')
+      );
+  }
+
+  /**
+   * Deliver the task's undelivered message (Task.delivery `pending`), once per message on this
+   * node; a failure on the hub's side (log, database) is retried while this node owns the task
+   * and it is still pending. After a crash or a move the next owner finds it pending again.
+   */
+  private startDelivery(
+    addr: ActorAddress,
+    task: Task,
+    opts: { notBefore?: number; tries?: number } = {}
+  ): void {
+    const { host } = this.core.o;
+    const job = `${task.id}#${task.messages.length}`;
+    // A restore always gets its turn: a delivery still under way on this node may belong to the
+    // partition's previous activation (its "working" was never stored), and would leave the
+    // restored task pending for good. The restored one rereads the task when its turn comes and
+    // delivers only if it is still pending (at worst once more: at-least-once).
+    if (this.delivering.has(job) && opts.notBefore === undefined) return;
+    this.delivering.add(job);
+    const tries = opts.tries ?? 0;
+    this.inLane(task, async (release) => {
+      if (opts.notBefore !== undefined) {
+        // Restored: the partition finishes activating first, and the old owner may finish a
+        // delivery it had under way meanwhile (its events reach this node then).
+        await sleep(Math.max(0, opts.notBefore - this.core.now()));
+        for (let i = 0; i < 400 && !host.owns(addr.partition); i++) await sleep(50);
+      }
+      // The durable view that started this may be stale (a later change is already in memory,
+      // e.g. the push and the agent's answer): deliver only what the live task still holds.
+      if (!host.owns(addr.partition)) return;
+      const live = await this.core.read(addr);
+      if (!live || !isPending(live, task.messages.length)) return;
+      await this.deliver(addr, live, live.messages.at(-1)!, release);
+    }).then(
+      () => this.delivering.delete(job),
+      (err: unknown) => {
+        this.delivering.delete(job);
+        this.retryLater(addr, task, tries, err);
+      }
+    );
+  }
+
+  /** A delivery failed: retry it later while it is the hub's own failure, up to a limit. */
+  private retryLater(addr: ActorAddress, task: Task, tries: number, err: unknown): void {
+    const { host, log, metrics } = this.core.o;
+    // Refused for good (too large, invalid): the owner's store failed the task with the reason.
+    if (err instanceof HubError && !err.retryable) {
+      this.throttled.warn(
+        `delivery:${err.code}`,
+        { err, taskId: task.id },
+        'delivery failed for good; not retried'
+      );
+      return;
+    }
+    // Moved away meanwhile: the new owner delivers it (and counts its own tries).
+    if (!host.owns(addr.partition)) return;
+    if (tries + 1 >= DELIVERY_MAX_TRIES) {
+      metrics?.retryGiveUps.inc({ loop: 'delivery' });
+      log.error(
+        { err, taskId: task.id, tries: tries + 1 },
+        'delivery retries exhausted; the task fails'
+      );
+      // The sender learns it and may send again, rather than wait on a task nobody retries.
+      const why = err instanceof HubError ? err.message : 'internal error';
+      void this.report
+        .failAndReport(addr, task, `delivery failed on the hub's side ${tries + 1} times: ${why}`)
+        .catch((e: unknown) =>
+          log.warn({ err: e, taskId: task.id }, 'failing an undeliverable task failed')
+        );
+      return;
+    }
+    this.throttled.warn(
+      'delivery:retry',
+      { err, taskId: task.id, tries: tries + 1 },
+      'delivery failed; retrying'
+    );
+    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** tries);
+    setTimeout(() => {
+      if (!host.owns(addr.partition)) return;
+      void host.read(addr).then(
+        (v) => {
+          const t = v?.context as Task | undefined;
+          if (t && isPending(t, task.messages.length))
+            this.startDelivery(addr, t, { tries: tries + 1 });
+        },
+        (e: unknown) => log.warn({ err: e, taskId: task.id }, 'delivery retry read failed')
+      );
+    }, delay).unref();
+  }
+
+  /**
+   * Runs `fn` after the deliveries of the same sender → recipient pair started before it have
+   * pushed or queued their message. `fn` may release the lane early (after its push).
+   */
+  private inLane(task: Task, fn: (release: () => void) => Promise<void>): Promise<void> {
+    const pair = `${task.senderId}>${task.recipientId}`;
+    const before = this.lanes.get(pair);
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    this.lanes.set(pair, mine);
+    void mine.then(() => {
+      if (this.lanes.get(pair) === mine) this.lanes.delete(pair);
+    });
+    const run = async () => {
+      try {
+        if (before) await before;
+        await fn(release);
+      } finally {
+        release();
+      }
+    };
+    return run();
+  }
+
+  /** Deliver the message: push, call, or queue it; `pushed` releases the pair's lane. */
+  private async deliver(
+    addr: ActorAddress,
+    task: Task,
+    message: Message,
+    pushed: () => void
+  ): Promise<void> {
+    const { o } = this.core;
+    const recipient = await o.directory.get(task.recipientId);
+    if (!recipient) {
+      await this.report.failAndReport(addr, task, 'recipient agent no longer exists');
+      return;
+    }
+    // Calls to HTTP and official agents run side by side; only WebSocket pushes keep the lane.
+    const route = this.attempts.routeOf(recipient);
+    if (route !== 'websocket') pushed();
+    // Messages queued before this one go first (FIFO): this one waits behind them.
+    if (
+      recipient.transport !== 'official' &&
+      o.queues?.hasBacklog(recipient.id, recipient.tenantId)
+    ) {
+      await this.attempts.queueAfterAttempt(
+        addr,
+        task,
+        message,
+        recipient,
+        false,
+        'the recipient has earlier messages waiting in its queue'
+      );
+      return;
+    }
+    const via = route === 'websocket' ? o.presence.where(recipient.id)?.nodeId : undefined;
+    const outcome = await this.attempts.attempt(task, message, recipient, route);
+    switch (outcome.kind) {
+      case 'pushed':
+        pushed();
+        // Nobody awaits "working": let it merge with the agent's reply when that comes quickly.
+        await this.core.event(
+          addr,
+          { type: 'task.start', at: this.core.now(), ...(via ? { node: via } : {}) },
+          START_LINGER_MS
+        );
+        return;
+      case 'answered':
+        await this.attempts.applyAnswer(addr, recipient.id, outcome.answer);
+        return;
+      case 'unreachable':
+        await this.attempts.queueAfterAttempt(addr, task, message, recipient, true, outcome.reason);
+        return;
+      case 'busy':
+        await this.attempts.queueAfterAttempt(addr, task, message, recipient, false, BUSY);
+        return;
+      default: {
+        const never: never = outcome;
+        throw new HubError('INTERNAL', `unknown outcome ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Still waiting for the owner to deliver the message that made it `count` messages long? */
+function isPending(t: Task, count: number): boolean {
+  return (
+    t.delivery === 'pending' && t.messages.length === count && !TerminalStates.has(t.status.state)
+  );
+}

@@ -1,0 +1,25 @@
+// The /debug/inspect query: a kind the host runs and/or an actor id, each bad value named.
+import { describe, expect, it } from 'vitest';
+import { inspectFilterOf } from './debug-inspect.js';
+
+describe('inspectFilterOf', () => {
+  it('takes a kind, an id, or both', () => {
+    expect(inspectFilterOf('kind=task', ['task'])).toEqual({ kind: 'task' });
+    expect(inspectFilterOf('id=t-1', ['task'])).toEqual({ id: 't-1' });
+    expect(inspectFilterOf('kind=task&id=t-1&token=x', ['task'])).toEqual({
+      kind: 'task',
+      id: 't-1',
+    });
+  });
+
+  it.each([
+    ['', 'kind'],
+    ['kind=queue', 'kind'],
+    ['id=', 'id'],
+    [`id=${'x'.repeat(201)}`, 'id'],
+  ])('refuses %j naming %s', (query, field) => {
+    expect(() => inspectFilterOf(query, ['task'])).toThrow(
+      new RegExp(`Invalid params: ${field}: `)
+    );
+  });
+});

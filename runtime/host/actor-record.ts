@@ -1,0 +1,41 @@
+// What the partition log holds for one actor: `{snapshot, createdAt, key?}`, as before, so every
+// reader of the snapshot subject (the task service's live updates, tools) reads it unchanged. A
+// light actor's snapshot is compact: only its state value, status and context, `{value, status,
+// context}`, taken from its state as is (no getPersistedSnapshot walk). A kind run as a full
+// XState actor stores its persisted snapshot there (with its children and history), as older
+// logs do for every kind; both restore.
+import type { StateValue } from 'xstate';
+import type { RestorePoint } from './hosted-actor.js';
+import type { ActorStatus } from './light-machine.js';
+
+export interface StoredActor {
+  snapshot: { value: StateValue; status: ActorStatus; context: unknown; children?: unknown };
+  createdAt: number;
+  /** The spawn's idempotency key; rebuilt into the partition's key index on activation. */
+  key?: string;
+}
+
+export interface DecodedRecord {
+  point: RestorePoint;
+  createdAt: number;
+  key: string | undefined;
+}
+
+export function toRecord(
+  point: RestorePoint,
+  createdAt: number,
+  key: string | undefined
+): StoredActor {
+  const snapshot = (point.snapshot as StoredActor['snapshot'] | undefined) ?? point.state;
+  const r: StoredActor = { snapshot, createdAt };
+  if (key !== undefined) r.key = key;
+  return r;
+}
+
+export function fromRecord(r: StoredActor): DecodedRecord {
+  const s = r.snapshot;
+  const state = { value: s.value, status: s.status, context: s.context };
+  // Only XState's own persisted snapshot holds children: one a full actor can resume from as is.
+  const point: RestorePoint = s.children !== undefined ? { state, snapshot: s } : { state };
+  return { point, createdAt: r.createdAt, key: r.key };
+}
