@@ -22,6 +22,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Also measure the minimal prototype of the same durable work (prototype-hub.ts); on by default. */
+const PROTOTYPE = process.env.BENCH_PROTOTYPE !== '0';
 
 export function child(
   script: string,
@@ -66,9 +68,11 @@ export interface SideSummary {
 
 export interface RoundTripReport {
   connections: number;
-  rounds: Array<{ hub: SideRun; reference: SideRun }>;
+  rounds: Array<{ hub: SideRun; reference: SideRun; prototype?: SideRun }>;
   hub: SideSummary;
   reference: SideSummary;
+  /** The minimal prototype of the same durable work, in the same rounds (BENCH_PROTOTYPE=0: none). */
+  prototype?: SideSummary;
   /** Hub CPU per round trip ÷ reference CPU per request (target ≤ 0.6). */
   cpuRatio: number;
   /** Hub throughput ÷ reference throughput (target ≥ 2). */
@@ -127,6 +131,8 @@ export async function roundTrip(): Promise<RoundTripReport> {
   const sql = createDb(db.url, { max: 2 });
   let agentProc: ChildProcess | undefined;
   let refProc: ChildProcess | undefined;
+  let protoProc: ChildProcess | undefined;
+  let protoAgentProc: ChildProcess | undefined;
   try {
     const tenant = await createTenant(sql, { name: 'Bench' });
     const sender = await createAgent(sql, { tenantId: tenant.id, name: 'sender' });
@@ -135,31 +141,56 @@ export async function roundTrip(): Promise<RoundTripReport> {
       .proc;
     const [port] = await freePorts(1);
     refProc = (await child('test/bench/reference-server.ts', [String(port)], /^listening/)).proc;
-    const pids = {
+    const pids: Record<string, number> = {
       hub: hub.pid,
       nats: nats.pid,
       echoAgent: agentProc.pid!,
       reference: refProc.pid!,
     };
+    const [protoPort] = await freePorts(1);
+    if (PROTOTYPE) {
+      protoProc = (
+        await child(
+          'test/bench/prototype-hub.ts',
+          [String(protoPort), nats.url, db.url, sender.apiKey, echo.apiKey],
+          /^listening/
+        )
+      ).proc;
+      protoAgentProc = (
+        await child(
+          'test/bench/ws-echo-agent.ts',
+          [`http://127.0.0.1:${protoPort}`, echo.apiKey],
+          /^ready$/
+        )
+      ).proc;
+      pids['prototype'] = protoProc.pid!;
+      // The prototype's agent is counted as the echo agent while the prototype is measured.
+      pids['protoAgent'] = protoAgentProc.pid!;
+    }
     const pg = { sql, database: db.name };
 
     const measure = async (
-      target: 'hub' | 'reference'
+      target: 'hub' | 'reference' | 'prototype'
     ): Promise<{ run: SideRun; latencies: number[] }> => {
+      const url = {
+        hub: `${hub.url}/a2a`,
+        reference: `http://127.0.0.1:${port}/`,
+        prototype: `http://127.0.0.1:${protoPort}/`,
+      }[target];
       let close: (() => Promise<CpuWindow>) | undefined;
       let cpu: CpuWindow | undefined;
       const load = await cannon({
-        url: target === 'hub' ? `${hub.url}/a2a` : `http://127.0.0.1:${port}/`,
+        url,
         connections: CONNECTIONS,
         warmupSeconds: WARMUP,
         seconds: SECONDS,
         headers:
-          target === 'hub'
-            ? { authorization: `Bearer ${sender.apiKey}`, 'a2a-version': '1.0' }
-            : { 'a2a-version': '1.0' },
-        body: target === 'hub' ? hubBody(echo.agent.id) : referenceBody,
+          target === 'reference'
+            ? { 'a2a-version': '1.0' }
+            : { authorization: `Bearer ${sender.apiKey}`, 'a2a-version': '1.0' },
+        body: target === 'reference' ? referenceBody : hubBody(echo.agent.id),
         ok:
-          target === 'hub'
+          target !== 'reference'
             ? (status, body) => status === 200 && body.includes('"state":"completed"')
             : (status, body) => status === 200 && body.includes('TASK_STATE_COMPLETED'),
         onMeasureStart: async () => {
@@ -170,19 +201,23 @@ export async function roundTrip(): Promise<RoundTripReport> {
         },
       });
       const { latencies, ...rest } = load;
-      return { run: { load: rest, cpu: cpu!, micros: micros(cpu!, load.successes) }, latencies };
+      const m = micros(cpu!, load.successes);
+      if (target === 'prototype') m['echoAgent'] = m['protoAgent'] ?? 0;
+      return { run: { load: rest, cpu: cpu!, micros: m }, latencies };
     };
 
     const rounds: RoundTripReport['rounds'] = [];
-    const lat = { hub: [] as number[][], reference: [] as number[][] };
+    const lat = { hub: [] as number[][], reference: [] as number[][], prototype: [] as number[][] };
     let accepted = 0;
     for (let i = 0; i < ROUNDS; i++) {
       const h = await measure('hub');
       accepted += h.run.load.successes + h.run.load.warmupSuccesses;
       const r = await measure('reference');
-      rounds.push({ hub: h.run, reference: r.run });
+      const p = PROTOTYPE ? await measure('prototype') : undefined;
+      rounds.push({ hub: h.run, reference: r.run, ...(p ? { prototype: p.run } : {}) });
       lat.hub.push(h.latencies);
       lat.reference.push(r.latencies);
+      if (p) lat.prototype.push(p.latencies);
     }
     // Every accepted task is in the durable log; the index in PostgreSQL trails it briefly.
     await new Promise((r) => setTimeout(r, 2000));
@@ -197,11 +232,13 @@ export async function roundTrip(): Promise<RoundTripReport> {
       rounds.map((r) => r.reference),
       lat.reference
     );
+    const protoRuns = rounds.flatMap((r) => (r.prototype ? [r.prototype] : []));
     return {
       connections: CONNECTIONS,
       rounds,
       hub: hubSummary,
       reference: refSummary,
+      ...(protoRuns.length > 0 ? { prototype: summarize(protoRuns, lat.prototype) } : {}),
       cpuRatio: (hubSummary.micros['hub'] ?? 0) / (refSummary.micros['reference'] ?? 1),
       throughputRatio: hubSummary.throughput / refSummary.throughput,
       durableTasks: Number(rows[0]?.n ?? 0),
@@ -210,6 +247,8 @@ export async function roundTrip(): Promise<RoundTripReport> {
   } finally {
     agentProc?.kill('SIGTERM');
     refProc?.kill('SIGTERM');
+    protoAgentProc?.kill('SIGTERM');
+    protoProc?.kill('SIGTERM');
     await sql.end({ timeout: 2 });
     hub.kill('SIGTERM');
     await hub.exited;

@@ -108,6 +108,16 @@ async function roundTripReport() {
         cores(f.cpu)
       )
     );
+    const p = round.prototype;
+    if (p)
+      lines.push(
+        row(
+          `${i + 1}. minimal prototype → WS echo agent`,
+          p.load,
+          cpuCells(p.micros, 'prototype'),
+          cores(p.cpu)
+        )
+      );
   });
   const sum = (name: string, s: SideSummary, main: string) =>
     row(
@@ -125,6 +135,13 @@ async function roundTripReport() {
     sum('all rounds: hub', r.hub, 'hub'),
     sum('all rounds: reference', r.reference, 'reference')
   );
+  if (r.prototype) {
+    const p = r.prototype;
+    lines.push(
+      row('all rounds: minimal prototype', p, cpuCells(p.micros, 'prototype'), cores(p)),
+      `Minimal prototype of the same durable work (test/bench/prototype-hub.ts): CPU per round trip ${fmt(p.micros['prototype'] ?? 0, 0)} µs = ${fmt((p.micros['prototype'] ?? 0) / (r.reference.micros['reference'] ?? 1), 2)}× the reference's per request (the hub: ${fmt(r.cpuRatio, 2)}×); throughput ${fmt(p.throughput / r.reference.throughput, 2)}× the reference's (the hub: ${fmt(r.throughputRatio, 2)}×).`
+    );
+  }
   lines.push(
     `PostgreSQL: ${fmt(r.hub.micros['postgresBackends'] ?? 0, 0)} µs per round trip in the benchmark database's backends, the rest in the server's own processes (shared with any other database). Tasks in the index: ${r.durableTasks} for ${r.acceptedTasks} accepted (warm-ups included; more: answers cut off at a run's end).`
   );
