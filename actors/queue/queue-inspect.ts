@@ -1,5 +1,7 @@
 // What the owner tells of one recipient's queue (queues:inspect, /debug): counts from the index,
-// the actor's state and tallies, and the first messages in line.
+// the actor's state and tallies, and the first messages in line; and of its partitions, for
+// /debug/cluster.
+import { partitionLabel } from '../../runtime/bus/index.js';
 import type { QueuePartition } from './queue-partition.js';
 import type { QueueInspection } from './queue-types.js';
 
@@ -37,4 +39,23 @@ export function inspectQueue(
         expiresAt: e.expiresAt,
       })),
   };
+}
+
+export interface QueueSummary {
+  partition: string;
+  queued: number;
+  recipients: number;
+  rebuildMs: number;
+}
+
+export function summarizeQueues(
+  parts: Iterable<QueuePartition>,
+  partitions: number
+): QueueSummary[] {
+  return [...parts].map((qp) => ({
+    partition: partitionLabel(qp.partition, partitions),
+    queued: qp.index.size,
+    recipients: qp.actors.size,
+    rebuildMs: qp.rebuildMs,
+  }));
 }

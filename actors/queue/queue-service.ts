@@ -7,13 +7,7 @@
 // the stored messages go when the log is compacted in bulk (this service is the log's LogHolder for
 // its queues and relocates what is still queued). The index is rebuilt from a headers-only replay
 // of the log when a node takes the partition over (queue-partition.ts holds that log side).
-import {
-  decodeJson,
-  encodeJson,
-  partitionLabel,
-  subjects,
-  type Bus,
-} from '../../runtime/bus/index.js';
+import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
 import {
   partitionOf,
   type HandoverReason,
@@ -29,7 +23,8 @@ import { QueueIndex, isExpired, type QueueEntry } from './queue-index.js';
 import { QueueActor } from './queue-actor.js';
 import { QueueActivations } from './queue-activation.js';
 import { QueueBacklog } from './queue-backlog.js';
-import { inspectQueue } from './queue-inspect.js';
+import { inspectQueue, summarizeQueues, type QueueSummary } from './queue-inspect.js';
+import { DeliverySlots } from './delivery-slots.js';
 import { expireDue, wakeStalledQueues } from './queue-sweeps.js';
 import { DoneLog } from './queue-done.js';
 import { collectQueueMetrics } from './queue-metrics.js';
@@ -93,10 +88,9 @@ export class QueueService implements PartitionHandler {
   private readonly backlog: QueueBacklog;
   private readonly activations: QueueActivations;
   private watchdog: NodeJS.Timeout | undefined;
-  private inFlight = 0;
+  private readonly slots = new DeliverySlots(MAX_DELIVERIES_IN_FLIGHT);
   /** Which owned partition holds each recipient's queue actor (deliverHead and presence look it up). */
   private readonly byRecipient = new Map<string, QueuePartition>();
-  private readonly waiting: Array<() => void> = [];
   private delegate: QueueDelegate | undefined;
   private readonly now: () => number;
   private readonly interval: number;
@@ -480,17 +474,12 @@ export class QueueService implements PartitionHandler {
    */
   private async deliverHead(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
     const asked = this.now();
-    if (this.inFlight >= MAX_DELIVERIES_IN_FLIGHT) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.inFlight++;
-    }
+    const wait = this.slots.take();
+    if (wait) await wait;
     try {
       return await this.deliverHeadNow(input, asked);
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.inFlight--;
+      this.slots.give();
     }
   }
 
@@ -556,17 +545,7 @@ export class QueueService implements PartitionHandler {
   }
 
   /** For /debug/cluster. */
-  localSummary(): Array<{
-    partition: string;
-    queued: number;
-    recipients: number;
-    rebuildMs: number;
-  }> {
-    return [...this.parts.values()].map((qp) => ({
-      partition: partitionLabel(qp.partition, this.o.partitions),
-      queued: qp.index.size,
-      recipients: qp.actors.size,
-      rebuildMs: qp.rebuildMs,
-    }));
+  localSummary(): QueueSummary[] {
+    return summarizeQueues(this.parts.values(), this.o.partitions);
   }
 }
