@@ -7,14 +7,7 @@
 // the stored messages go when the log is compacted in bulk (this service is the log's LogHolder for
 // its queues and relocates what is still queued). The index is rebuilt from a headers-only replay
 // of the log when a node takes the partition over (queue-partition.ts holds that log side).
-import type { Subscription } from '@nats-io/nats-core';
-import {
-  decodeJson,
-  encodeJson,
-  partitionLabel,
-  subjects,
-  type Bus,
-} from '../../runtime/bus/index.js';
+import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/index.js';
 import {
   partitionOf,
   type HandoverReason,
@@ -28,6 +21,11 @@ import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
 import { QueueIndex, isExpired, type QueueEntry } from './queue-index.js';
 import { QueueActor } from './queue-actor.js';
+import { QueueActivations } from './queue-activation.js';
+import { QueueBacklog } from './queue-backlog.js';
+import { inspectQueue, summarizeQueues, type QueueSummary } from './queue-inspect.js';
+import { DeliverySlots } from './delivery-slots.js';
+import { expireDue, wakeStalledQueues } from './queue-sweeps.js';
 import { DoneLog } from './queue-done.js';
 import { collectQueueMetrics } from './queue-metrics.js';
 import {
@@ -87,24 +85,12 @@ export class QueueService implements PartitionHandler {
   /** Every record it writes to a partition's log is covered by its LogHolder (compaction may run). */
   readonly holdsLogRecords = true;
   private readonly parts = new Map<number, QueuePartition>();
-  /** Recipients with queued messages, cluster-wide (owners broadcast changes). */
-  private readonly backlog = new Set<string>();
-  /**
-   * Queue partitions whose backlogs this node has read (from their owner, or owns): for any other
-   * partition a recipient counts as backed up, so a node that just started (or missed broadcasts
-   * while reconnecting to NATS) never delivers past messages it does not know about.
-   */
-  private readonly known = new Set<number>();
-  private syncTimer: NodeJS.Timeout | undefined;
-  private stopped = false;
-  private readonly activatedListeners: Array<(partition: number) => void> = [];
-  private backlogSub: Subscription | undefined;
-  private activatedSub: Subscription | undefined;
+  private readonly backlog: QueueBacklog;
+  private readonly activations: QueueActivations;
   private watchdog: NodeJS.Timeout | undefined;
-  private inFlight = 0;
+  private readonly slots = new DeliverySlots(MAX_DELIVERIES_IN_FLIGHT);
   /** Which owned partition holds each recipient's queue actor (deliverHead and presence look it up). */
   private readonly byRecipient = new Map<string, QueuePartition>();
-  private readonly waiting: Array<() => void> = [];
   private delegate: QueueDelegate | undefined;
   private readonly now: () => number;
   private readonly interval: number;
@@ -112,6 +98,12 @@ export class QueueService implements PartitionHandler {
   constructor(private readonly o: QueueServiceOptions) {
     this.now = o.now ?? Date.now;
     this.interval = Math.round(1000 / o.config.drainPerSecond);
+    this.backlog = new QueueBacklog({
+      bus: o.bus,
+      partitions: o.partitions,
+      read: (p) => this.call<string[]>(p, { op: 'backlog' }),
+    });
+    this.activations = new QueueActivations(o.bus);
     o.metrics?.onCollect(() => {
       if (o.metrics) collectQueueMetrics(o.metrics, this.parts.values());
     });
@@ -123,53 +115,19 @@ export class QueueService implements PartitionHandler {
   }
 
   start(): void {
-    // Safety net: a connected WebSocket recipient whose queue sits idle, or waits after a failed
-    // attempt, with messages (a missed presence change) is woken; one with a URL too (its socket
-    // goes before its URL). Cheap: only recipients with queued messages have actors.
-    this.watchdog = setInterval(() => {
-      for (const qp of this.parts.values()) {
-        for (const [recipientId, a] of qp.actors) {
-          if (
-            a.state !== 'draining' &&
-            qp.index.queuedFor(recipientId) > 0 &&
-            this.o.isOnline(recipientId)
-          ) {
-            a.send({ type: 'recipient.online' });
-          }
-        }
-      }
-    }, this.o.watchdogMs ?? 5000);
+    this.watchdog = setInterval(
+      () => wakeStalledQueues(this.parts.values(), (id) => this.o.isOnline(id)),
+      this.o.watchdogMs ?? 5000
+    );
     this.watchdog.unref();
-    this.backlogSub = this.o.bus.nc.subscribe(subjects.queueBacklog, {
-      callback: (_err, msg) => {
-        const b = decodeJson<{ recipientId: string; backlog: boolean }>(msg.data);
-        if (b.backlog) this.backlog.add(b.recipientId);
-        else this.backlog.delete(b.recipientId);
-      },
-    });
-    this.activatedSub = this.o.bus.nc.subscribe(subjects.queueActivated, {
-      callback: (_err, msg) => {
-        const { partition } = decodeJson<{ partition: number }>(msg.data);
-        for (const fn of this.activatedListeners) fn(partition);
-      },
-    });
-    // Subscribed first, then read: a change broadcast meanwhile is not missed.
-    this.syncBacklogs();
-    // Broadcasts published while the connection was down are lost: read every backlog again.
-    this.o.bus.onReconnect(() => {
-      if (this.stopped) return;
-      this.known.clear();
-      for (const p of this.parts.keys()) this.known.add(p);
-      this.syncBacklogs();
-    });
+    this.activations.start();
+    this.backlog.start(() => this.parts.keys());
   }
 
   stop(): void {
-    this.stopped = true;
     clearInterval(this.watchdog);
-    clearTimeout(this.syncTimer);
-    this.backlogSub?.unsubscribe();
-    this.activatedSub?.unsubscribe();
+    this.backlog.stop();
+    this.activations.stop();
   }
 
   /**
@@ -178,37 +136,12 @@ export class QueueService implements PartitionHandler {
    * reconnected to NATS): the queue delivers in order, a direct delivery could overtake.
    */
   hasBacklog(recipientId: string, tenantId: string): boolean {
-    if (this.backlog.has(recipientId)) return true;
-    return this.known.size < this.o.partitions && !this.known.has(this.partitionOf(tenantId));
+    return this.backlog.has(recipientId, this.partitionOf(tenantId));
   }
 
   /** Called with the partition whenever any node activates a queue partition. */
   onActivated(fn: (partition: number) => void): void {
-    this.activatedListeners.push(fn);
-  }
-
-  /** Reads the backlog of every partition not known yet from its owner; retries the rest. */
-  private syncBacklogs(): void {
-    clearTimeout(this.syncTimer);
-    this.syncTimer = undefined;
-    const missing: number[] = [];
-    for (let p = 0; p < this.o.partitions; p++) if (!this.known.has(p)) missing.push(p);
-    if (missing.length === 0) return;
-    void Promise.all(
-      missing.map((p) =>
-        this.call<string[]>(p, { op: 'backlog' }).then(
-          (recipients) => {
-            for (const r of recipients) this.backlog.add(r);
-            this.known.add(p);
-          },
-          () => undefined
-        )
-      )
-    ).then(() => {
-      if (this.stopped || this.known.size >= this.o.partitions) return;
-      this.syncTimer = setTimeout(() => this.syncBacklogs(), 1000);
-      this.syncTimer.unref();
-    });
+    this.activations.on(fn);
   }
 
   partitionOf(tenantId: string): number {
@@ -253,19 +186,9 @@ export class QueueService implements PartitionHandler {
   async cleanup(): Promise<number> {
     let removed = 0;
     for (const qp of [...this.parts.values()]) {
-      const expired = qp.index.expired(this.now());
-      const byRecipient = new Map<string, number>();
-      for (let i = 0; i < expired.length; i += 64) {
-        await Promise.all(
-          expired.slice(i, i + 64).map(async (e) => {
-            if (await this.expire(qp, e)) {
-              removed++;
-              byRecipient.set(e.recipientId, (byRecipient.get(e.recipientId) ?? 0) + 1);
-            }
-          })
-        );
-      }
+      const byRecipient = await expireDue(qp, this.now(), (e) => this.expire(qp, e));
       for (const [recipientId, count] of byRecipient) {
+        removed += count;
         qp.actors.get(recipientId)?.send({ type: 'queue.expired', count });
         this.settle(qp, recipientId);
       }
@@ -319,10 +242,10 @@ export class QueueService implements PartitionHandler {
     this.parts.set(partition, qp);
     log.addHolder(queueHolder(this.o.bus, qp));
     const recipients = index.recipients();
-    for (const recipientId of recipients) this.broadcast(recipientId, true);
-    this.known.add(partition);
+    for (const recipientId of recipients) this.backlog.broadcast(recipientId, true);
+    this.backlog.markKnown(partition);
     // Task owners look for tasks of this partition whose queued message a crash lost.
-    this.o.bus.nc.publish(subjects.queueActivated, encodeJson({ partition }));
+    this.activations.announce(partition);
     for (const recipientId of recipients) {
       const transport = await this.need().transportOf(recipientId);
       if (!qp.live) return;
@@ -373,7 +296,7 @@ export class QueueService implements PartitionHandler {
         case 'purge':
           return (await this.purge(qp, req.recipientId, req.taskId)) as R;
         case 'inspect':
-          return this.inspectLocal(qp, req.recipientId) as R;
+          return inspectQueue(qp, req.recipientId, this.now()) as R;
         case 'backlog':
           return qp.index.recipients().filter((r) => qp.index.pendingFor(r) > 0) as R;
         default: {
@@ -450,7 +373,7 @@ export class QueueService implements PartitionHandler {
       qp.index.release(r.key);
       throw err;
     }
-    if (!this.backlog.has(r.recipientId)) this.broadcast(r.recipientId, true);
+    if (!this.backlog.listed(r.recipientId)) this.backlog.broadcast(r.recipientId, true);
     const actor = this.actorFor(qp, r.recipientId, r.transport, r.unreachable);
     actor.send(
       r.unreachable && r.transport === 'http'
@@ -493,35 +416,6 @@ export class QueueService implements PartitionHandler {
       this.settle(qp, recipientId);
     }
     return removed.length;
-  }
-
-  private inspectLocal(qp: QueuePartition, recipientId: string): QueueInspection {
-    const a = qp.actors.get(recipientId);
-    const c = a?.context;
-    const value = a ? a.state : 'none';
-    return {
-      recipientId,
-      pending: qp.index.pendingFor(recipientId),
-      queued: qp.index.queuedFor(recipientId),
-      oldestAgeMs: qp.index.oldestAge(recipientId, this.now()),
-      state: value,
-      online: c ? c.online : null,
-      delivered: c?.delivered ?? 0,
-      failed: c?.failed ?? 0,
-      expired: c?.expired ?? 0,
-      purged: c?.purged ?? 0,
-      lastError: c?.lastError ?? null,
-      head: qp.index
-        .entriesOf(recipientId)
-        .slice(0, 20)
-        .map((e) => ({
-          seq: e.seq,
-          taskId: e.taskId,
-          senderId: e.senderId,
-          enqueuedAt: e.enqueuedAt,
-          expiresAt: e.expiresAt,
-        })),
-    };
   }
 
   /** The recipient's queue actor, started on first use. */
@@ -567,13 +461,7 @@ export class QueueService implements PartitionHandler {
       qp.transports.delete(recipientId);
       if (this.byRecipient.get(recipientId) === qp) this.byRecipient.delete(recipientId);
     }
-    if (this.backlog.has(recipientId)) this.broadcast(recipientId, false);
-  }
-
-  private broadcast(recipientId: string, backlog: boolean): void {
-    if (backlog) this.backlog.add(recipientId);
-    else this.backlog.delete(recipientId);
-    this.o.bus.nc.publish(subjects.queueBacklog, encodeJson({ recipientId, backlog }));
+    if (this.backlog.listed(recipientId)) this.backlog.broadcast(recipientId, false);
   }
 
   /**
@@ -586,17 +474,12 @@ export class QueueService implements PartitionHandler {
    */
   private async deliverHead(input: DeliverHeadInput): Promise<DeliverHeadOutput> {
     const asked = this.now();
-    if (this.inFlight >= MAX_DELIVERIES_IN_FLIGHT) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.inFlight++;
-    }
+    const wait = this.slots.take();
+    if (wait) await wait;
     try {
       return await this.deliverHeadNow(input, asked);
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.inFlight--;
+      this.slots.give();
     }
   }
 
@@ -662,17 +545,7 @@ export class QueueService implements PartitionHandler {
   }
 
   /** For /debug/cluster. */
-  localSummary(): Array<{
-    partition: string;
-    queued: number;
-    recipients: number;
-    rebuildMs: number;
-  }> {
-    return [...this.parts.values()].map((qp) => ({
-      partition: partitionLabel(qp.partition, this.o.partitions),
-      queued: qp.index.size,
-      recipients: qp.actors.size,
-      rebuildMs: qp.rebuildMs,
-    }));
+  localSummary(): QueueSummary[] {
+    return summarizeQueues(this.parts.values(), this.o.partitions);
   }
 }

@@ -5,6 +5,7 @@
 // events come from the `tasks` index, which the task's owner writes from its durable changes and
 // a new owner rewrites from the log, so nothing a caller was told happened is lost.
 import type { Logger } from '../../runtime/log/index.js';
+import { createClaimPoller } from '../../runtime/poll/index.js';
 import {
   OutboundRefusedError,
   outboundRequest,
@@ -90,12 +91,6 @@ export function createPusher(o: PusherOptions): Pusher {
   const maxInFlight = o.maxInFlight ?? 200;
   /** Configs being pushed from this node: `<task> <owner> <id>`. */
   const inFlight = new Set<string>();
-  const running = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
-  /** The claim under way (settled when it ends, whatever its outcome). */
-  let claiming: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
 
   const keyOf = (c: DuePush) => `${c.taskId} ${c.ownerAgentId} ${c.id}`;
 
@@ -144,7 +139,7 @@ export function createPusher(o: PusherOptions): Pusher {
     const finished = (t: Task, rev: number) => rev >= t.rev && TerminalStates.has(t.status.state);
     let attempts = c.attempts;
     for (const n of pendingNotifications(c)) {
-      if (stopped) return;
+      if (poller.stopped) return;
       const result = await post(c, n);
       if (result.ok) {
         attempts = 0;
@@ -167,8 +162,8 @@ export function createPusher(o: PusherOptions): Pusher {
         { taskId: c.taskId, config: c.id, attempt: attempts, error: result.error },
         retry === null ? 'push notifications given up' : 'push notification failed; will retry'
       );
-      if (retry !== null && !stopped) {
-        const t = setTimeout(wake, retry.getTime() - now() + 5);
+      if (retry !== null && !poller.stopped) {
+        const t = setTimeout(poller.wake, retry.getTime() - now() + 5);
         t.unref();
       }
       return;
@@ -179,77 +174,36 @@ export function createPusher(o: PusherOptions): Pusher {
   const start1 = (c: DuePush): Promise<void> => {
     const key = keyOf(c);
     inFlight.add(key);
-    const p = push(c)
+    return push(c)
       .catch((err: unknown) => o.log.warn({ err, taskId: c.taskId }, 'push not recorded'))
       .finally(() => {
         inFlight.delete(key);
-        running.delete(p);
         // Events that arrived while this config was being pushed are claimed right away.
-        wake();
+        poller.wake();
       });
-    running.add(p);
-    return p;
   };
 
-  const claim = async (): Promise<Promise<void>[]> => {
-    const started: Promise<void>[] = [];
-    for (;;) {
-      const room = Math.min(CLAIM_BATCH, maxInFlight - inFlight.size);
-      if (room <= 0 || stopped) return started;
+  const poller = createClaimPoller<DuePush>({
+    claim: (limit) => {
       const t = now();
-      const due = await claimDuePushes(o.sql, {
+      return claimDuePushes(o.sql, {
         now: new Date(t),
         leaseUntil: new Date(t + LEASE_MS),
-        limit: room,
+        limit,
         exclude: [...inFlight],
       });
-      for (const c of due) started.push(start1(c));
-      if (due.length < room) return started;
-    }
-  };
-
-  const runClaim = (): Promise<Promise<void>[]> => {
-    const p = claim().finally(() => {
-      claiming = undefined;
-      if (again) {
-        again = false;
-        wake();
-      }
-    });
-    claiming = p.then(
-      () => undefined,
-      () => undefined
-    );
-    return p;
-  };
-
-  function wake(): void {
-    if (stopped || timer === undefined) return;
-    if (claiming !== undefined) {
-      again = true;
-      return;
-    }
-    runClaim().catch((err: unknown) => o.log.warn({ err }, 'push claim failed'));
-  }
+    },
+    start: start1,
+    room: () => maxInFlight - inFlight.size,
+    batch: CLAIM_BATCH,
+    pollMs: o.pollMs ?? 200,
+    onClaimError: (err) => o.log.warn({ err }, 'push claim failed'),
+  });
 
   return {
-    start() {
-      timer = setInterval(wake, o.pollMs ?? 200);
-      timer.unref();
-    },
-    wake,
-    async tick() {
-      while (claiming !== undefined) await claiming;
-      const started = await runClaim();
-      await Promise.all(started);
-      return started.length;
-    },
-    async stop() {
-      stopped = true;
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      await claiming;
-      await Promise.allSettled([...running]);
-    },
+    start: () => poller.start(),
+    wake: poller.wake,
+    tick: () => poller.tick(),
+    stop: () => poller.stop(),
   };
 }

@@ -16,6 +16,7 @@ import {
 import { EVENT_ID_HEADER, decodeHubEvent, streams, type Bus } from '../../runtime/bus/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 import type { HubMetrics } from '../../runtime/metrics/index.js';
+import { createClaimPoller } from '../../runtime/poll/index.js';
 import {
   OutboundRefusedError,
   outboundRequest,
@@ -107,20 +108,13 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   const leaseMs = o.leaseMs ?? 2 * WEBHOOK_TIMEOUT_MS;
   const perDestination = o.perDestination ?? PER_DESTINATION;
   const maxInFlight = o.maxInFlight ?? MAX_IN_FLIGHT;
-  let timer: NodeJS.Timeout | undefined;
   let messages: ConsumerMessages | undefined;
   let consuming: Promise<void> = Promise.resolve();
-  let stopped = false;
-  /** Set by start(): claims then also follow freed slots and retry times, not only tick(). */
-  let polling = false;
   /** This node's deliveries in flight, by webhook id: the slots the claim must leave alone. */
   const inFlight = new Map<string, number>();
   let inFlightTotal = 0;
-  const attempts = new Set<Promise<void>>();
   /** Wake-ups at the exact time of a retry this node scheduled, so the poll period adds nothing. */
   const retryTimers = new Set<NodeJS.Timeout>();
-  let claiming: Promise<void> | undefined;
-  let claimAgain = false;
 
   const attempt = async (d: DueDelivery): Promise<void> => {
     const result = await postWebhook(d, now(), o.guard);
@@ -138,12 +132,12 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
     );
     if (!result.ok)
       o.log.warn({ delivery: d.id, attempt: n, error: result.error }, 'webhook delivery failed');
-    if (retry !== null && !stopped) {
+    if (retry !== null && !poller.stopped) {
       // A few ms late, so the row is surely due when the claim reads it.
       const t = setTimeout(
         () => {
           retryTimers.delete(t);
-          poll();
+          poller.wake();
         },
         retry.getTime() - at + 5
       );
@@ -155,10 +149,9 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
   const start = (d: DueDelivery): Promise<void> => {
     inFlight.set(d.webhookId, (inFlight.get(d.webhookId) ?? 0) + 1);
     inFlightTotal += 1;
-    const p = attempt(d)
+    return attempt(d)
       .catch((err: unknown) => o.log.warn({ err, delivery: d.id }, 'webhook attempt not recorded'))
       .finally(() => {
-        attempts.delete(p);
         const wasFull =
           inFlightTotal >= maxInFlight || inFlight.get(d.webhookId) === perDestination;
         inFlightTotal -= 1;
@@ -166,68 +159,34 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
         if (left > 0) inFlight.set(d.webhookId, left);
         else inFlight.delete(d.webhookId);
         // Only a full destination (or node) can have left due rows behind: claim them now.
-        if (wasFull) poll();
+        if (wasFull) poller.wake();
       });
-    attempts.add(p);
-    return p;
   };
 
-  /** Claims what is due for destinations with free slots and starts it; never waits for a POST. */
-  const claim = async (): Promise<Promise<void>[]> => {
-    const started: Promise<void>[] = [];
-    for (;;) {
-      const room = Math.min(CLAIM_BATCH, maxInFlight - inFlightTotal);
-      if (room <= 0 || stopped) return started;
+  /** Claims what is due for destinations with free slots; started once start() ran. */
+  const poller = createClaimPoller<DueDelivery>({
+    claim: (limit) => {
       const t = now();
-      const due = await claimDueDeliveries(o.sql, {
+      return claimDueDeliveries(o.sql, {
         now: new Date(t),
         leaseUntil: new Date(t + leaseMs),
-        limit: room,
+        limit,
         perDestination,
         inFlight,
       });
-      for (const d of due) started.push(start(d));
-      if (due.length < room) return started;
-    }
-  };
-
-  /** One claim at a time per node; a poll during it runs another right after. */
-  const runClaim = (): Promise<Promise<void>[]> => {
-    const p = claim().finally(() => {
-      claiming = undefined;
-      if (claimAgain) {
-        claimAgain = false;
-        poll();
-      }
-    });
-    claiming = p.then(
-      () => undefined,
-      () => undefined
-    );
-    return p;
-  };
-
-  const poll = (): void => {
-    if (stopped || !polling) return;
-    if (claiming !== undefined) {
-      claimAgain = true;
-      return;
-    }
-    runClaim().catch((err: unknown) => o.log.warn({ err }, 'webhook poll failed'));
-  };
-
-  const tick = async (): Promise<number> => {
-    while (claiming !== undefined) await claiming;
-    const started = await runClaim();
-    await Promise.all(started);
-    return started.length;
-  };
+    },
+    start,
+    room: () => maxInFlight - inFlightTotal,
+    batch: CLAIM_BATCH,
+    pollMs: o.pollMs ?? 250,
+    onClaimError: (err) => o.log.warn({ err }, 'webhook poll failed'),
+  });
 
   const ingest: WebhookDispatcher['ingest'] = (e) =>
     enqueueDeliveries(o.sql, { ...e, now: new Date(now()), maxAttempts: MAX_ATTEMPTS });
 
   return {
-    tick,
+    tick: () => poller.tick(),
     ingest,
     async start(bus) {
       try {
@@ -254,28 +213,24 @@ export function createWebhookDispatcher(o: WebhookDispatcherOptions): WebhookDis
             const { event } = decodeHubEvent(m.data);
             await ingest({ tenantId, eventId, event, body: m.string() });
             m.ack();
-            poll();
+            poller.wake();
           } catch (err) {
             o.log.warn({ err, eventId }, 'could not queue webhook deliveries; will retry');
             m.nak(1_000);
           }
         }
       })();
-      polling = true;
-      timer = setInterval(poll, o.pollMs ?? 250);
-      timer.unref();
+      poller.start();
     },
     async stop() {
-      stopped = true;
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
+      // Stops claiming at once; attempts in flight end within the request timeout, their outcome
+      // recorded, not lost.
+      const drained = poller.stop();
       for (const t of retryTimers) clearTimeout(t);
       retryTimers.clear();
       await messages?.close();
       await consuming.catch(() => undefined);
-      await claiming;
-      // Attempts in flight end within the request timeout; their outcome is recorded, not lost.
-      await Promise.allSettled([...attempts]);
+      await drained;
     },
   };
 }

@@ -15,7 +15,7 @@ import { ActorInspection, MachineRegistry } from '../../runtime/inspect/index.js
 import { createOutboundGuard } from '../../runtime/net/index.js';
 import { createActor, fromPromise } from 'xstate';
 import { cleanupMachine, msUntilNextRun, queueMachine, taskMachine } from '../../actors/index.js';
-import { createGateway, jsonReply, type Gateway, type HealthReport } from '../../gateway/index.js';
+import { createGateway, type Gateway } from '../../gateway/index.js';
 import { createAuthenticator, scopedAuthenticator } from '../../gateway/auth/index.js';
 import {
   hubMethods,
@@ -37,28 +37,11 @@ import {
   createTaskLister,
   createOfficialHub,
 } from '../../actors/index.js';
-import { SocketRevoker, wsRoutes } from '../../gateway/ws/index.js';
+import { SocketRevoker } from '../../gateway/ws/index.js';
 import { hubStreamHandlers } from '../../gateway/sse/index.js';
-import { standardRoutes } from '../../gateway/a2a/standard-endpoint.js';
-import { CardRenderer, cardRoutes } from '../../gateway/a2a/cards-routes.js';
-import { a2aDocs } from '../../gateway/a2a/route-docs.js';
-import { verifyRegisteredCard } from '../../gateway/a2a/card-signatures.js';
+import { CardRenderer } from '../../gateway/a2a/cards-routes.js';
 import { PushConfigs, PushSigner, createPusher } from '../../gateway/push/index.js';
-import { agentSettingsRoutes, queueSettingsFields } from '../../gateway/api/agents-routes.js';
-import {
-  agentsAdminRoutes,
-  alertsRoutes,
-  createOutboxRelay,
-  creditsRoutes,
-  tasksRoutes,
-  budgetsRoutes,
-  keysRoutes,
-  tenantsRoutes,
-  usageRoutes,
-  whoamiRoute,
-  webhooksRoutes,
-} from '../../gateway/manage/index.js';
-import { dashboardRoutes } from '../../gateway/dashboard/index.js';
+import { createOutboxRelay } from '../../gateway/manage/index.js';
 import { WebhookInterest, createWebhookDispatcher } from '../../gateway/webhooks/index.js';
 import {
   createFailedAuthLimiter,
@@ -66,18 +49,16 @@ import {
   rateLimitedAuthenticator,
 } from '../../gateway/ratelimit/index.js';
 import {
-  directorySettingsFields,
   discoverQueries,
-  discoverRoutes,
   vendorMethods,
   LiveDirectory,
   UsageCounts,
 } from '../../gateway/discover/index.js';
-import { createGeocoder } from '../geo/index.js';
 import { McpHttpSessions } from '../mcp/index.js';
-import { mcpRoutes } from '../../gateway/mcp/index.js';
-import { SecretBox, workspaceMethods, workspaceRoutes } from '../../gateway/workspaces/index.js';
-import { accessGranted, accessRoutes, grantedAgents } from '../../gateway/access/index.js';
+import { SecretBox, workspaceMethods } from '../../gateway/workspaces/index.js';
+import { accessGranted, grantedAgents } from '../../gateway/access/index.js';
+import { hubRoutes } from './hub-routes.js';
+import { hubDebug, hubHealth } from './hub-debug.js';
 import { createEmbedder } from '../embed/index.js';
 import { officialAgents, runAgentPool, agentWorkerMachine } from '../../agents/index.js';
 import { startInboundMail } from '../../agents/postie/inbound.js';
@@ -405,17 +386,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     { systemId: 'queueCleanup' }
   ).start();
 
-  const health = async (): Promise<HealthReport> => {
-    const [nats, pg] = await Promise.all([
-      bus.ping(config.healthCheckTimeoutMs),
-      pingPostgres(sql, config.healthCheckTimeoutMs),
-    ]);
-    return {
-      nats: nats ? 'ok' : 'down',
-      postgres: pg ? 'ok' : 'down',
-      optional: { smtpInbound: inboundMail.port === undefined ? 'down' : 'ok' },
-    };
-  };
+  const health = hubHealth(config, bus, sql, inboundMail);
 
   const lister = createTaskLister(sql);
   // One set of directory queries (and kept answers) for the REST routes and the vendor methods.
@@ -464,120 +435,47 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         natsMaxPayload: () => bus.maxPayload,
         agents: new Set(['pixel', 'agent-pixel-official']),
       }),
-      debug: {
-        machineIds: () => registry.ids(),
-        machineDefinition: (id) => registry.definition(id),
-        machineGraph: (id, format) => registry.graph(id, format),
-        actorSnapshot: (systemId) => host.lookup(systemId),
-        queue: async (agentId) => {
-          const agent = await directory.get(agentId);
-          return agent ? queues.inspect(agent.tenantId, agent.id) : undefined;
-        },
-        inspect: {
-          kinds: () => host.kindNames(),
-          watch: (filter, send) => {
-            // Registered first, so nothing between the announcement and the watch is missed.
-            const stop = inspection.watch(filter, send);
-            host.announceLive(filter, send);
-            return stop;
-          },
-        },
-        cluster: () =>
-          Promise.resolve({
-            ...partitions.view(),
-            actors: host.localSummary(),
-            queues: queues.localSummary(),
-            cleanup: cleanup.getSnapshot().context,
-            connections: conns.size,
-            directory: liveDirectory?.stats() ?? null,
-            pools: pools.map((p) => ({ agentId: p.agentId, ...p.stats() })),
-          }),
-      },
+      debug: hubDebug({
+        registry,
+        host,
+        inspection,
+        directory,
+        queues,
+        partitions,
+        cleanup,
+        conns,
+        liveDirectory,
+        pools,
+      }),
     },
     {
-      routes: [
-        wsRoutes({
-          auth: messagesAuth,
-          tasks,
-          methods,
-          conns,
-          presence,
-          directory,
-          sql,
-          log: log.child({ component: 'ws' }),
-          limits: { highWaterBytes: config.wsHighWaterBytes, outboxFrames: config.wsOutboxFrames },
-          // Queues owned here wake at once; other owners learn it from the presence bucket.
-          onOnline: (agentId) => queues.presenceChanged(agentId, true),
-          revoker,
-          verifyCard: (card) => verifyRegisteredCard(card, outbound),
-        }),
-        standardRoutes({
-          tasks,
-          lister,
-          directory,
-          auth: messagesAuth,
-          push: pushConfigs,
-          extendedCard: (agent, dialect) => cards.extendedCard(agent, dialect),
-          accessGranted: accessGranted(sql),
-        }),
-        cardRoutes({ directory, auth, cards }),
-        agentSettingsRoutes({
-          sql,
-          auth: manageAuth,
-          directory,
-          fields: {
-            ...queueSettingsFields,
-            ...directorySettingsFields(createGeocoder(config.geocoder)),
-          },
-        }),
-        discoverRoutes({ sql, auth: scopedAuthenticator(auth, 'discovery'), queries: discovery }),
-        keysRoutes({ sql, auth: manageAuth, directory, bus }),
-        whoamiRoute({ sql, auth }),
-        tenantsRoutes({ sql, adminToken: config.adminToken }),
-        agentsAdminRoutes({
-          sql,
-          auth,
-          directory,
-          guard: outbound,
-          live: {
-            isOnline: (agentId) => presence.isOnline(agentId),
-            queueDepth: async (tenantId, agentId) =>
-              (await queues.inspect(tenantId, agentId)).pending,
-          },
-        }),
-        tasksRoutes({ sql, auth, tasks }),
-        dashboardRoutes(),
-        creditsRoutes({ sql, auth, relay: outboxRelay }),
-        budgetsRoutes({ sql, auth, announce: (t) => spending.announce(t) }),
-        webhooksRoutes({
-          sql,
-          auth,
-          guard: outbound,
-          changed: (tenantId) => webhookInterest.announce(tenantId),
-        }),
-        usageRoutes({ sql, auth }),
-        workspaceRoutes({ ...workspaces, auth }),
-        accessRoutes({ sql, auth }),
-        mcpRoutes({ auth: messagesAuth, endpoint: mcpSessions }),
-        alertsRoutes({
-          sql,
-          auth,
-          isOnline: (agentId) => presence.isOnline(agentId),
-          defaultRateLimit: config.rateLimitPerMinute,
-        }),
-        (table) => {
-          const body = JSON.stringify(jwks);
-          table.add({
-            method: 'GET',
-            pattern: '/.well-known/hub-keys.json',
-            doc: a2aDocs.hubKeys,
-            handler: () =>
-              jsonReply(200, JSON.parse(body) as unknown, {
-                'cache-control': 'public, max-age=300',
-              }),
-          });
-        },
-      ],
+      routes: hubRoutes({
+        config,
+        log,
+        sql,
+        bus,
+        auth,
+        messagesAuth,
+        manageAuth,
+        tasks,
+        lister,
+        methods,
+        conns,
+        presence,
+        directory,
+        queues,
+        revoker,
+        outbound,
+        pushConfigs,
+        cards,
+        discovery,
+        outboxRelay,
+        spending,
+        webhookInterest,
+        workspaces,
+        mcpSessions,
+        jwks,
+      }),
     }
   );
   const port = await gateway.listen().catch((err: unknown) => {
@@ -659,18 +557,4 @@ function loopbackUrl(host: string, port: number): string {
   if (host === '0.0.0.0' || host === '' || host === 'localhost') return `http://127.0.0.1:${port}`;
   if (host === '::' || host === '::1') return `http://[::1]:${port}`;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
-async function pingPostgres(sql: postgres.Sql, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      sql`select 1`.then(() => true),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
-    ]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -7,92 +7,50 @@ import {
   DefaultAgentCardResolver as V1CardResolver,
   JsonRpcTransportFactory as V1JsonRpc,
 } from '@a2a-js/sdk/client';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { startHubProcess, type HubProcess } from '../support/hub-process.js';
+import { startCrashRig, type CrashRig } from '../support/crash-rig.js';
 import {
   startPushReceiver,
   verifyPushSignature,
   type PushReceiver,
 } from '../support/push-receiver.js';
-import {
-  QUEUE_ADMIN_TOKEN,
-  keepHubLogs,
-  waitFor,
-  waitOwnership,
-} from '../support/queue-helpers.js';
-import { createAgent, createDb, createTenant, migrate, type Db } from '../../infra/db/index.js';
+import { waitFor } from '../support/queue-helpers.js';
+import { createAgent, createTenant } from '../../infra/db/index.js';
 
-const P = 4;
 const PUBLIC_URL = 'http://hub.example.test';
 
-let nats: NatsServerHandle;
-let db: TestDatabase;
-let sql: Db;
-let agentServer: Server;
-let agentUrl: string;
+let rig: CrashRig;
 let receiver: PushReceiver;
-const started: HubProcess[] = [];
-
-async function startNode(nodeId: string): Promise<HubProcess> {
-  const p = await startHubProcess({
-    env: {
-      NATS_URL: nats.url,
-      DATABASE_URL: db.url,
-      ADMIN_TOKEN: QUEUE_ADMIN_TOKEN,
-      NODE_ID: nodeId,
-      PUBLIC_URL,
-      PARTITIONS: String(P),
-      HEARTBEAT_MS: '300',
-      NODE_TTL_MS: '2000',
-      LOCK_INACTIVE_MS: '2000',
-      LOG_LEVEL: process.env.BURROW_TEST_HUB_LOG_LEVEL ?? 'info',
-    },
-    readyTimeoutMs: 60_000,
-  });
-  started.push(p);
-  await waitOwnership([p.url], P, { ms: 45_000 });
-  return p;
-}
 
 beforeAll(async () => {
-  nats = await startNatsServer();
-  db = await createTestDatabase('burrow_push_crash');
-  sql = createDb(db.url, { max: 2 });
-  await migrate(sql);
-  // An HTTP agent answering every message with a string: a completed task with one artifact.
-  agentServer = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const rpc = JSON.parse(body) as { id: unknown };
+  rig = await startCrashRig({
+    name: 'push-crash',
+    partitions: 4,
+    env: { PUBLIC_URL },
+    // An HTTP agent answering every message with a string: a completed task with one artifact.
+    agent: (rpc, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: 'done' }));
-    });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: (rpc as { id: unknown }).id, result: 'done' }));
+    },
   });
-  await new Promise<void>((r) => agentServer.listen(0, '127.0.0.1', () => r()));
-  agentUrl = `http://127.0.0.1:${(agentServer.address() as { port: number }).port}/a2a`;
   receiver = await startPushReceiver();
 }, 60_000);
 
 afterAll(async () => {
-  keepHubLogs('push-crash', started);
-  await Promise.all(started.map((p) => p.close()));
+  await rig?.close();
   await receiver?.close();
-  await new Promise<void>((r) => agentServer?.close(() => r()));
-  await sql?.end({ timeout: 5 });
-  await nats?.close();
-  await db?.drop();
 }, 60_000);
 
 describe('push notifications across kill -9 of the hub', () => {
   it('pushes every acknowledged update, in order, from the node that comes after', async () => {
-    const first = await startNode('push-a');
-    const t = await createTenant(sql, { name: 'Push Crash' });
-    const caller = await createAgent(sql, { tenantId: t.id, name: 'caller' });
-    const http = await createAgent(sql, { tenantId: t.id, name: 'http agent', url: agentUrl });
+    const first = await rig.startNode('push-a');
+    const t = await createTenant(rig.sql, { name: 'Push Crash' });
+    const caller = await createAgent(rig.sql, { tenantId: t.id, name: 'caller' });
+    const http = await createAgent(rig.sql, {
+      tenantId: t.id,
+      name: 'http agent',
+      url: rig.agentUrl,
+    });
 
     let hubUrl = first.url;
     const fetchImpl: typeof fetch = (input, init) => {
@@ -152,7 +110,7 @@ describe('push notifications across kill -9 of the hub', () => {
     expect(receiver.received).toEqual([]);
     receiver.refusing = false;
 
-    const second = await startNode('push-b');
+    const second = await rig.startNode('push-b');
     hubUrl = second.url;
     await waitFor(
       'the completed update, pushed by the new node',

@@ -1,9 +1,10 @@
-// A push notification receiver on loopback for tests: records every POST (headers and parsed
-// body), answers 200, or 503 while `refusing`; and checks a notification's JWS against the hub's
-// JWKS as a real receiver would.
+// A push notification receiver on loopback for tests (a fixture server): records every POST
+// (headers and parsed body), answers 200, or 503 while `refusing`; and checks a notification's JWS
+// against the hub's JWKS as a real receiver would.
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { startFixtureServer } from './fixture-server.js';
 
 export interface ReceivedPush {
   readonly path: string;
@@ -23,30 +24,24 @@ export interface PushReceiver {
 
 export async function startPushReceiver(): Promise<PushReceiver> {
   const state = { received: [] as ReceivedPush[], refused: 0, refusing: false };
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      if (state.refusing) {
-        state.refused++;
-        res.statusCode = 503;
-        res.end();
-        return;
-      }
-      state.received.push({
-        path: req.url ?? '',
-        headers: req.headers,
-        raw,
-        body: JSON.parse(raw) as Record<string, unknown>,
-      });
-      res.statusCode = 200;
+  const server = await startFixtureServer((req, res) => {
+    if (state.refusing) {
+      state.refused++;
+      res.statusCode = 503;
       res.end();
+      return;
+    }
+    state.received.push({
+      path: req.path,
+      headers: req.headers,
+      raw: req.body,
+      body: JSON.parse(req.body) as Record<string, unknown>,
     });
+    res.statusCode = 200;
+    res.end();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  const receiver: PushReceiver = {
-    url: `http://127.0.0.1:${port}`,
+  return {
+    url: server.origin,
     get received() {
       return state.received;
     },
@@ -62,13 +57,8 @@ export async function startPushReceiver(): Promise<PushReceiver> {
     set refusing(v: boolean) {
       state.refusing = v;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: () => server.close(),
   };
-  return receiver;
 }
 
 /**

@@ -1,9 +1,8 @@
-// A local HTTP receiver of account webhooks for tests: verifies each signature with the secret it
-// is given, records every request with its arrival time, and answers with whatever status
-// `respond` says (to fail on purpose), or never while `hang` is set.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A local HTTP receiver of account webhooks for tests (a fixture server): verifies each signature
+// with the secret it is given, records every request with its arrival time, and answers with
+// whatever status `respond` says (to fail on purpose), or never while `hang` is set.
 import { verifySignature } from '../../gateway/webhooks/index.js';
+import { startFixtureServer } from './fixture-server.js';
 
 export interface ReceivedWebhook {
   readonly headers: Record<string, string>;
@@ -29,30 +28,22 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const state = { secret, respond: 200, hang: false };
-  const server: Server = createServer((req, res) => {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      received.push({
-        headers,
-        body,
-        json: JSON.parse(body) as ReceivedWebhook['json'],
-        signatureValid: verifySignature(state.secret, body, headers['x-hub-signature']),
-        at,
-      });
-      if (state.hang) return;
-      res.statusCode = state.respond;
-      res.end('ok');
+  const server = await startFixtureServer((req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+    received.push({
+      headers,
+      body: req.body,
+      json: JSON.parse(req.body) as ReceivedWebhook['json'],
+      signatureValid: verifySignature(state.secret, req.body, headers['x-hub-signature']),
+      at: req.at,
     });
+    if (state.hang) return;
+    res.statusCode = state.respond;
+    res.end('ok');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `${server.origin}/hook`,
     received,
     get secret() {
       return state.secret;
@@ -72,11 +63,7 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
     set hang(h: boolean) {
       state.hang = h;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        // Requests left hanging would keep close() waiting for ever.
-        server.closeAllConnections();
-      }),
+    // Requests left hanging are cut: they would keep close() waiting for ever.
+    close: () => server.close(),
   };
 }

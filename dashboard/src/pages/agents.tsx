@@ -2,6 +2,7 @@
 // shown once); edit card, description, category, tags, location tags, visibility; rotate; delete.
 import { useState } from 'preact/hooks';
 import { call, get } from '../api';
+import { TextField, VisibilityField, type Visibility } from '../parts/fields';
 import { Busy, ErrorNotice, OnceSecret } from '../parts/notice';
 import { useAction, useLoad } from '../parts/use-load';
 
@@ -12,7 +13,7 @@ export interface AgentRow {
   alias: string | null;
   transport: string;
   url: string | null;
-  visibility: 'private' | 'public';
+  visibility: Visibility;
   category: string | null;
   tags: string[];
   status: 'online' | 'http' | 'offline';
@@ -149,7 +150,7 @@ function CreateAgent({
   const [url, setUrl] = useState('');
   const [category, setCategory] = useState('');
   const [tags, setTags] = useState('');
-  const [visibility, setVisibility] = useState('private');
+  const [visibility, setVisibility] = useState<Visibility>('private');
   const act = useAction();
   const submit = (e: Event) => {
     e.preventDefault();
@@ -180,50 +181,23 @@ function CreateAgent({
     <details class="panel">
       <summary>Create an agent</summary>
       <form onSubmit={submit} class="grid">
-        <label>
-          Name
-          <input
-            name="name"
-            required
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Description
-          <input
-            name="description"
-            value={description}
-            onInput={(e) => setDescription(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          URL (HTTP agents; empty for a WebSocket agent)
-          <input name="url" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </label>
-        <label>
-          Category
-          <input
-            name="category"
-            value={category}
-            onInput={(e) => setCategory(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Tags (comma-separated)
-          <input name="tags" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
-        </label>
-        <label>
-          Visibility
-          <select
-            name="visibility"
-            value={visibility}
-            onChange={(e) => setVisibility(e.currentTarget.value)}
-          >
-            <option value="private">private</option>
-            <option value="public">public (in the directory)</option>
-          </select>
-        </label>
+        <TextField label="Name" name="name" required value={name} onValue={setName} />
+        <TextField
+          label="Description"
+          name="description"
+          value={description}
+          onValue={setDescription}
+        />
+        <TextField
+          label="URL (HTTP agents; empty for a WebSocket agent)"
+          name="url"
+          url
+          value={url}
+          onValue={setUrl}
+        />
+        <TextField label="Category" name="category" value={category} onValue={setCategory} />
+        <TextField label="Tags (comma-separated)" name="tags" value={tags} onValue={setTags} />
+        <VisibilityField value={visibility} onValue={setVisibility} />
         <button type="submit" disabled={act.busy}>
           Create agent
         </button>
@@ -276,45 +250,21 @@ function EditAgent({ agent, onDone }: { agent: AgentRow | undefined; onDone: () 
   return (
     <form class="panel grid" onSubmit={submit} aria-label={`Edit ${agent.name}`}>
       <h2>Edit {agent.name}</h2>
-      <label>
-        Description
-        <input
-          name="description"
-          value={description}
-          onInput={(e) => setDescription(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        Category
-        <input
-          name="category"
-          value={category}
-          onInput={(e) => setCategory(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        Tags (comma-separated)
-        <input name="tags" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
-      </label>
-      <label>
-        Locations (semicolon-separated addresses, geocoded by the hub)
-        <input
-          name="locations"
-          value={locations}
-          onInput={(e) => setLocations(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        Visibility
-        <select
-          name="visibility"
-          value={visibility}
-          onChange={(e) => setVisibility(e.currentTarget.value as AgentRow['visibility'])}
-        >
-          <option value="private">private</option>
-          <option value="public">public (in the directory)</option>
-        </select>
-      </label>
+      <TextField
+        label="Description"
+        name="description"
+        value={description}
+        onValue={setDescription}
+      />
+      <TextField label="Category" name="category" value={category} onValue={setCategory} />
+      <TextField label="Tags (comma-separated)" name="tags" value={tags} onValue={setTags} />
+      <TextField
+        label="Locations (semicolon-separated addresses, geocoded by the hub)"
+        name="locations"
+        value={locations}
+        onValue={setLocations}
+      />
+      <VisibilityField value={visibility} onValue={setVisibility} />
       <label class="wide">
         Agent card (JSON; leave empty to keep the current card)
         <textarea
