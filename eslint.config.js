@@ -98,8 +98,9 @@ export default defineConfig([
     },
   },
   {
-    // The config module, composition roots and test harnesses may read the environment.
-    files: ['runtime/config/**', 'infra/bin/**', 'infra/cluster/**', 'test/**'],
+    // The config module, composition roots and test harnesses (the test runner's config too) may
+    // read the environment.
+    files: ['runtime/config/**', 'infra/bin/**', 'infra/cluster/**', 'test/**', 'vitest.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 
