@@ -8,6 +8,7 @@ import { discoverDocs } from '../discover/route-docs.js';
 import type { RouteDoc, RouteSpec } from '../http/index.js';
 import { manageDocs } from '../manage/route-docs.js';
 import { builtInDocs } from '../routes/route-docs.js';
+import { wsRouteDoc } from '../ws/route-doc.js';
 import { openApiDocument, openApiPath } from './document.js';
 import { openRpcDocument } from './openrpc.js';
 
@@ -20,6 +21,7 @@ const specs: RouteSpec[] = Object.entries({
   ...manageDocs,
   ...builtInDocs,
   ...a2aDocs,
+  ws: wsRouteDoc,
 }).map(([name, doc]: [string, RouteDoc]) => ({
   method: doc.body === undefined ? 'GET' : 'POST',
   pattern: `/t/${name}/:id`,
@@ -29,6 +31,7 @@ const specs: RouteSpec[] = Object.entries({
 }));
 
 type Operation = {
+  'x-websocket-frames'?: Record<string, Record<string, { schema: { properties: object } }>>;
   parameters?: { name: string; in: string; required: boolean }[];
   responses: Record<string, { content?: Record<string, unknown> }>;
   requestBody?: unknown;
@@ -64,6 +67,28 @@ describe('openApiDocument', () => {
   it('answers JSON-RPC refusals with a JSON-RPC body, not the REST error', () => {
     const a2a = doc.paths['/t/a2a/{id}']?.post as Operation;
     expect(Object.keys(a2a.responses).sort()).toEqual(['200', '204', '401', '413', '429']);
+  });
+
+  it('describes the WebSocket upgrade: 101 only, and every frame type by direction', () => {
+    const ws = doc.paths['/t/ws/{id}']?.get as Operation;
+    expect(Object.keys(ws.responses)).toEqual(['101']);
+    const frames = ws['x-websocket-frames'];
+    expect(Object.keys(frames?.fromHub ?? {}).sort()).toEqual(
+      [
+        'auth_error',
+        'card_updated',
+        'error',
+        'jsonrpc',
+        'message',
+        'pong',
+        'task_update',
+        'welcome',
+      ].sort()
+    );
+    expect(Object.keys(frames?.fromClient ?? {}).sort()).toEqual(
+      ['auth', 'jsonrpc', 'ping', 'received', 'task_response', 'update_card'].sort()
+    );
+    expect(frames?.fromClient?.task_response?.schema.properties).toHaveProperty('taskId');
   });
 });
 

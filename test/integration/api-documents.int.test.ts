@@ -9,6 +9,7 @@ import type { RouteDoc, RouteSpec } from '../../gateway/http/index.js';
 import { manageDocs } from '../../gateway/manage/route-docs.js';
 import { openApiDocument, openRpcDocument } from '../../gateway/openapi/index.js';
 import { builtInDocs } from '../../gateway/routes/route-docs.js';
+import { wsRouteDoc } from '../../gateway/ws/index.js';
 import { startTestGateway, type TestGateway } from '../../gateway/test-gateway.js';
 import { AnswerChecker, openApiErrors, openRpcErrors } from '../support/api-documents.js';
 
@@ -20,6 +21,7 @@ const specs: RouteSpec[] = Object.entries({
   ...manageDocs,
   ...builtInDocs,
   ...a2aDocs,
+  ws: wsRouteDoc,
 }).map(([name, doc]: [string, RouteDoc]) => ({
   method: doc.body === undefined ? 'GET' : 'POST',
   pattern: `/t/${name}/:id`,
