@@ -199,10 +199,11 @@ describe('a private agent is invisible to other tenants', () => {
         const s = d.toString();
         if (s.includes('"jsonrpc"')) answers.push(s);
       });
-      for (const agentId of [id.bob!, UNKNOWN]) {
+      // One at a time: both answers carry id 7, and two calls in flight may finish in either order.
+      for (const [i, agentId] of [id.bob!, UNKNOWN].entries()) {
         viaSocket.send({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params: send(agentId) });
+        await vi.waitFor(() => expect(answers).toHaveLength(i + 1));
       }
-      await vi.waitFor(() => expect(answers).toHaveLength(2));
       console.log(`websocket SendMessage: ${answers[0]}`);
       expect(neutral(answers[0], id.bob!)).toBe(neutral(answers[1], UNKNOWN));
       expect(answers[0]).toContain('-32016');
