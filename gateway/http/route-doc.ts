@@ -39,8 +39,8 @@ export interface RouteDoc {
   readonly errors?: readonly number[];
   /** A JSON-RPC endpoint: its methods are in GET /openrpc.json. */
   readonly jsonRpc?: boolean;
-  /** Where that endpoint's OpenRPC document is, when not GET /openrpc.json. */
-  readonly openRpc?: string;
+  /** Where that endpoint's OpenRPC document is (by dialect), when not GET /openrpc.json. */
+  readonly openRpc?: string | Readonly<Record<string, string>>;
   /**
    * A WebSocket upgrade: it answers 101 and refuses in frames, never with a REST error; the frame
    * types go into the operation as `x-websocket-frames`.

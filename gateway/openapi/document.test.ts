@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { a2aDocs } from '../a2a/route-docs.js';
 import { hubMethodDocs } from '../a2a/method-docs.js';
+import { standardMethod, standardMethodNames } from '../a2a/standard-endpoint.js';
+import { standardMethodDocs } from '../a2a/standard-method-docs.js';
 import { discoverDocs } from '../discover/route-docs.js';
 import type { RouteDoc, RouteSpec } from '../http/index.js';
 import { manageDocs } from '../manage/route-docs.js';
@@ -108,5 +110,44 @@ describe('openRpcDocument', () => {
       server: '/a2a',
     });
     expect(doc['x-undocumented']).toEqual(['x-new/method']);
+  });
+});
+
+describe('the standard endpoint in OpenRPC, one document per A2A version', () => {
+  const served = standardMethodNames();
+
+  it('serves both name families, and not the hub-only task/respond', () => {
+    expect(served).toEqual(
+      expect.arrayContaining(['SendMessage', 'message/send', 'tasks/pushNotificationConfig/set'])
+    );
+    expect(served).not.toContain('task/respond');
+    expect(standardMethod('task/respond')).toBeUndefined();
+    expect(standardMethod('x-burrow/agent.me')).toBeUndefined();
+  });
+
+  for (const dialect of ['v1', 'v0.3'] as const) {
+    it(`${dialect}: every name the endpoint serves is documented, nothing else`, () => {
+      const doc = openRpcDocument(served, standardMethodDocs[dialect], {
+        ...INFO,
+        server: '/agents/:agentId/a2a',
+      });
+      expect(doc['x-undocumented']).toBeUndefined();
+      const names = (doc.methods as { name: string }[]).map((m) => m.name);
+      expect(names.sort()).toEqual([...served].sort());
+    });
+  }
+
+  it('writes each version its own result shapes', () => {
+    const result = (d: 'v1' | 'v0.3') =>
+      JSON.stringify(
+        (
+          openRpcDocument(['GetTask'], standardMethodDocs[d], { ...INFO, server: '/x' })
+            .methods as { result: { schema: unknown } }[]
+        )[0]?.result.schema
+      );
+    expect(result('v1')).toContain('TASK_STATE_COMPLETED');
+    expect(result('v1')).not.toContain('"kind"');
+    expect(result('v0.3')).toContain('"kind"');
+    expect(result('v0.3')).not.toContain('TASK_STATE_COMPLETED');
   });
 });
