@@ -695,57 +695,6 @@ describe('GET /openrpc.json of a real hub', () => {
     );
   });
 
-  it('?dialect=1.0 and 0.3: every method named is served on /agents/{agentId}/a2a, results match', async () => {
-    const ajv = new Ajv2020({ strict: false });
-    const call = async (version: string, method: string, params: unknown) => {
-      const res = await fetch(`${hub.url}/agents/${peerId}/a2a`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'a2a-version': version,
-          authorization: `Bearer ${keys.agent}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      });
-      if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
-        await res.body?.cancel();
-        return { streamed: true };
-      }
-      return (await res.json()) as { result?: unknown; error?: { code: number } };
-    };
-    const message = { role: 'user', messageId: 'm-contract', parts: [{ text: 'hello' }] };
-    for (const version of ['1.0', '0.3']) {
-      const res = await fetch(`${hub.url}/openrpc.json?dialect=${version}`);
-      const doc = (await res.json()) as typeof openrpc;
-      expect(openRpcErrors(doc)).toEqual([]);
-      expect(doc['x-undocumented']).toBeUndefined();
-      for (const { name } of doc.methods) {
-        const answer = await call(version, name, {});
-        expect('error' in answer ? answer.error?.code : 0, `${version} ${name}`).not.toBe(-32601);
-      }
-      // The check can fail: a hub-only method is not served here.
-      expect(
-        ((await call(version, 'task/respond', {})) as { error?: { code: number } }).error?.code
-      ).toBe(-32601);
-      const result = async (name: string, params: unknown) => {
-        const answer = (await call(version, name, params)) as { result?: unknown; error?: unknown };
-        expect(answer.error, `${version} ${name}`).toBeUndefined();
-        const schema = doc.methods.find((m) => m.name === name)?.result.schema;
-        const validate = ajv.compile(schema as object);
-        expect(validate(answer.result) ? [] : validate.errors, `${version} ${name}`).toEqual([]);
-        return answer.result as Record<string, unknown>;
-      };
-      const sent = await result('SendMessage', {
-        message: { ...message, messageId: `m-contract-${version}` },
-        configuration: { returnImmediately: true, blocking: false },
-      });
-      const taskId = ((sent.task as { id?: string } | undefined)?.id ?? sent.id) as string;
-      await result('GetTask', { id: taskId });
-      await result('tasks/get', { id: taskId });
-      await result('ListTasks', { pageSize: 5 });
-    }
-  });
-
   it('real results of a sample of methods match their result schemas', async () => {
     const ajv = new Ajv2020({ strict: false });
     const call = async (method: string, params: unknown, key = keys.agent) => {
