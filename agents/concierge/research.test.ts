@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   excerpt,
   fanOut,
@@ -33,47 +33,74 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 describe('fanOut', () => {
+  // Simulated time: the slow agent would take 5 s; the check is that the fan-out settles once the
+  // deadline's 150 simulated ms have passed, whatever the machine's load.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Tracks whether a promise has settled, without awaiting it. */
+  const track = <T>(p: Promise<T>) => {
+    const state = { settled: false, value: undefined as T | undefined };
+    void p.then((v) => {
+      state.settled = true;
+      state.value = v;
+    });
+    return state;
+  };
+
   it('asks every agent in parallel and settles each by the deadline', async () => {
     const aborted: string[] = [];
-    const started = Date.now();
-    const out = await fanOut(
-      [fast, slow, broken],
-      async (m, signal): Promise<Settled> => {
-        if (m === broken) throw new Error('upstream said no');
-        if (m === slow) {
-          await sleep(5000, signal);
-          if (signal.aborted) aborted.push(m.agent.id);
-          return { status: 'answered', taskId: 't-slow', text: 'too late' };
-        }
-        await sleep(10);
-        return { status: 'answered', taskId: 't-fast', text: 'Quick answer.' };
-      },
-      150,
-      new AbortController().signal
+    const run = track(
+      fanOut(
+        [fast, slow, broken],
+        async (m, signal): Promise<Settled> => {
+          if (m === broken) throw new Error('upstream said no');
+          if (m === slow) {
+            await sleep(5000, signal);
+            if (signal.aborted) aborted.push(m.agent.id);
+            return { status: 'answered', taskId: 't-slow', text: 'too late' };
+          }
+          await sleep(10);
+          return { status: 'answered', taskId: 't-fast', text: 'Quick answer.' };
+        },
+        150,
+        new AbortController().signal
+      )
     );
-    expect(Date.now() - started).toBeLessThan(1000);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(run.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(run.settled).toBe(true);
+    const out = run.value!;
     expect(out.map((o) => o.status)).toEqual(['answered', 'timeout', 'failed']);
     expect(out[2]).toMatchObject({ reason: 'upstream said no' });
     expect(out[1]).toMatchObject({ afterMs: 150 });
-    await sleep(10);
-    expect(aborted).toEqual(['agent-slow']);
+    await vi.waitFor(() => expect(aborted).toEqual(['agent-slow']));
   });
 
   it('stops at once when the caller cancels', async () => {
     const caller = new AbortController();
     setTimeout(() => caller.abort(), 50);
-    const started = Date.now();
-    const out = await fanOut(
-      [slow],
-      async (_m, signal): Promise<Settled> => {
-        await sleep(5000, signal);
-        return { status: 'failed', reason: 'canceled' };
-      },
-      10_000,
-      caller.signal
+    const run = track(
+      fanOut(
+        [slow],
+        async (_m, signal): Promise<Settled> => {
+          await sleep(5000, signal);
+          return { status: 'failed', reason: 'canceled' };
+        },
+        10_000,
+        caller.signal
+      )
     );
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(out[0]!.status).toBe('timeout');
+    await vi.advanceTimersByTimeAsync(49);
+    expect(run.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(run.settled).toBe(true);
+    expect(run.value![0]!.status).toBe('timeout');
   });
 });
 

@@ -19,17 +19,17 @@ const ConfigBody = z.object({
 });
 
 /** v1.0 flat {taskId, url, ...} or v0.3 {taskId, pushNotificationConfig: {...}}. */
-const CreateParams = z.union([
+export const CreateParams = z.union([
   ConfigBody.extend({ taskId: Id }),
   z.object({ taskId: Id, pushNotificationConfig: ConfigBody }),
 ]);
 /** v1.0 {taskId, id} or v0.3 {id: <task id>, pushNotificationConfigId}. */
-const RefParams = z.union([
+export const RefParams = z.union([
   z.object({ taskId: Id, id: Id.optional() }),
   z.object({ id: Id, pushNotificationConfigId: Id.optional() }),
 ]);
 
-const Config = z.object({
+export const Config = z.object({
   taskId: z.string(),
   pushNotificationConfig: z.object({
     id: z.string(),

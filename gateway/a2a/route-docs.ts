@@ -26,10 +26,11 @@ export const a2aDocs = {
   cardRegistered: card('The agent card as registered (the older well-known path)', false),
   standard: {
     ...jsonRpcDoc(
-      "Standard A2A JSON-RPC (v1.0 or v0.3 by A2A-Version) addressed to this agent; the hub dialect's methods in /openrpc.json, in that version's shapes",
+      'Standard A2A JSON-RPC (v1.0 or v0.3 by A2A-Version) addressed to this agent; methods in /openrpc.json?dialect=1.0 and ?dialect=0.3',
       'key'
     ),
-    headers: { 'a2a-version': '1.0 (default) or 0.3' },
+    headers: { 'a2a-version': '1.0, or 0.3 (also when absent); anything else is -32009' },
+    openRpc: { '1.0': '/openrpc.json?dialect=1.0', '0.3': '/openrpc.json?dialect=0.3' },
   },
   hubKeys: {
     summary: "The hub's public keys (JWKS) that verify the x-hub envelopes it signs",

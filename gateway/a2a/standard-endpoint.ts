@@ -7,8 +7,10 @@ import type { HubMetrics } from '../../runtime/metrics/index.js';
 import {
   encodeRpcError,
   isHubOnlyMethod,
+  methodNames,
   negotiateVersion,
   normalizeMethod,
+  type RpcMethod,
   type StandardDialect,
 } from '../../runtime/protocol/index.js';
 import type { AgentRecord, Principal } from '../../infra/db/index.js';
@@ -48,6 +50,17 @@ export interface StandardEndpointDeps {
 
 /** The patterns of the per-agent endpoint; uWS treats the trailing slash as another route. */
 export const STANDARD_PATTERNS = ['/agents/:agentId/a2a', '/agents/:agentId/a2a/'] as const;
+
+/** The canonical method a name stands for on this endpoint, or undefined: -32601. */
+export function standardMethod(name: string): RpcMethod | undefined {
+  const method = normalizeMethod(name);
+  return method === undefined || isHubOnlyMethod(method) ? undefined : method;
+}
+
+/** Every method name the endpoint serves, in both families (GET /openrpc.json?dialect=...). */
+export function standardMethodNames(): string[] {
+  return methodNames().filter((name) => standardMethod(name) !== undefined);
+}
 
 /** Registers the per-agent endpoint on both patterns. */
 export function standardRoutes(d: StandardEndpointDeps): RouteRegistrar {
@@ -104,8 +117,8 @@ function standardHandler(
       if (!parsed.ok) throw parsed.error;
       notification = parsed.request.notification;
       dialect = negotiateVersion(req.headers['a2a-version']);
-      const method = normalizeMethod(parsed.request.method);
-      if (method === undefined || isHubOnlyMethod(method)) {
+      const method = standardMethod(parsed.request.method);
+      if (method === undefined) {
         label = RPC_METHOD_UNKNOWN;
         throw new MethodNotFoundError(parsed.request.method);
       }

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   ACCESS_REQUEST_ID,
-  ACCESS_STATUSES,
   accessMessage,
   decideAccessRequest,
   getAgent,
@@ -23,7 +22,7 @@ import {
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import { isVisibleTo } from '../../actors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, parseJsonObject, type RouteRequest } from '../http/index.js';
+import { decodeParam, jsonReply, parseBody, parseQuery, type RouteRequest } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { accessDocs as docs } from './route-docs.js';
 
@@ -45,22 +44,6 @@ export function accessRequestView(r: AccessRequest) {
   };
 }
 
-function body(raw: Buffer, allowed: readonly string[]): Record<string, unknown> {
-  const input = parseJsonObject(
-    raw,
-    () => new HubError('INVALID_REQUEST', 'The body must be a JSON object'),
-    { emptyIsObject: true }
-  );
-  const unknown = Object.keys(input).filter((k) => !allowed.includes(k));
-  if (unknown[0] !== undefined) {
-    throw new InvalidParamsError(
-      unknown[0],
-      `unknown field; allowed: ${allowed.join(', ') || 'none'}`
-    );
-  }
-  return input;
-}
-
 /** May this caller manage the agent's access (its tenant's admin, or the agent itself)? */
 function manages(p: Principal, agent: AgentRecord): boolean {
   return p.kind === 'admin' ? p.tenantId === agent.tenantId : p.agentId === agent.id;
@@ -77,28 +60,30 @@ export function accessRoutes(d: AccessRoutesDeps): RouteRegistrar {
     return agent;
   };
 
-  const decide = (status: 'approved' | 'denied') => async (req: RouteRequest) => {
-    const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
-    const id = decodeParam(req.params.requestId ?? '');
-    if (!ACCESS_REQUEST_ID.test(id)) {
-      throw new InvalidParamsError(
-        'requestId',
-        'must be an access request id (acr_ and 24 hex digits)'
-      );
-    }
-    body(await req.body, []);
-    // An agent key decides only requests to itself: checked before anything changes.
-    if (principal.kind === 'agent') {
-      const mine = await listAccessRequests(d.sql, principal.tenantId, {
-        agentId: principal.agentId,
-      });
-      if (!mine.some((r) => r.id === id))
-        throw new HubError('NOT_FOUND', `No access request ${id}`);
-    }
-    const decided = await decideAccessRequest(d.sql, principal.tenantId, id, status);
-    if (decided === null) throw new HubError('NOT_FOUND', `No access request ${id}`);
-    return jsonReply(200, { request: accessRequestView(decided) });
-  };
+  const decide =
+    (status: 'approved' | 'denied', doc: typeof docs.approveAccess) =>
+    async (req: RouteRequest) => {
+      const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
+      const id = decodeParam(req.params.requestId ?? '');
+      if (!ACCESS_REQUEST_ID.test(id)) {
+        throw new InvalidParamsError(
+          'requestId',
+          'must be an access request id (acr_ and 24 hex digits)'
+        );
+      }
+      parseBody(doc.body, await req.body);
+      // An agent key decides only requests to itself: checked before anything changes.
+      if (principal.kind === 'agent') {
+        const mine = await listAccessRequests(d.sql, principal.tenantId, {
+          agentId: principal.agentId,
+        });
+        if (!mine.some((r) => r.id === id))
+          throw new HubError('NOT_FOUND', `No access request ${id}`);
+      }
+      const decided = await decideAccessRequest(d.sql, principal.tenantId, id, status);
+      if (decided === null) throw new HubError('NOT_FOUND', `No access request ${id}`);
+      return jsonReply(200, { request: accessRequestView(decided) });
+    };
 
   return (table) => {
     table.add({
@@ -112,7 +97,7 @@ export function accessRoutes(d: AccessRoutesDeps): RouteRegistrar {
           throw new HubError('FORBIDDEN', 'An agent asks for access: use the agent key');
         }
         const targetId = decodeParam(req.params.agentId ?? '');
-        const message = accessMessage(body(await req.body, ['message']).message);
+        const message = accessMessage(parseBody(docs.requestAccess.body, await req.body).message);
         const target = await getAgent(d.sql, targetId);
         if (target !== null && isVisibleTo(target, principal.tenantId)) {
           throw new HubError(
@@ -152,22 +137,10 @@ export function accessRoutes(d: AccessRoutesDeps): RouteRegistrar {
       doc: docs.listAccessRequests,
       handler: async (req) => {
         const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
-        const filter: { status?: AccessStatus; agentId?: string } = {};
-        for (const [k, v] of new URLSearchParams(req.query)) {
-          if (k === 'status') {
-            if (!(ACCESS_STATUSES as readonly string[]).includes(v)) {
-              throw new InvalidParamsError(
-                'status',
-                `must be one of ${ACCESS_STATUSES.join(', ')}`
-              );
-            }
-            filter.status = v as AccessStatus;
-          } else if (k === 'agentId') {
-            filter.agentId = v;
-          } else {
-            throw new InvalidParamsError(k, 'unknown query parameter; allowed: status, agentId');
-          }
-        }
+        const filter: { status?: AccessStatus; agentId?: string } = parseQuery(
+          docs.listAccessRequests.query,
+          req.query
+        );
         // An agent key sees the requests to itself only.
         if (principal.kind === 'agent') filter.agentId = principal.agentId;
         const all = await listAccessRequests(d.sql, principal.tenantId, filter);
@@ -179,14 +152,14 @@ export function accessRoutes(d: AccessRoutesDeps): RouteRegistrar {
       pattern: '/api/access-requests/:requestId/approve',
       body: true,
       doc: docs.approveAccess,
-      handler: decide('approved'),
+      handler: decide('approved', docs.approveAccess),
     });
     table.add({
       method: 'POST',
       pattern: '/api/access-requests/:requestId/deny',
       body: true,
       doc: docs.denyAccess,
-      handler: decide('denied'),
+      handler: decide('denied', docs.denyAccess),
     });
     table.add({
       method: 'GET',
@@ -207,10 +180,7 @@ export function accessRoutes(d: AccessRoutesDeps): RouteRegistrar {
       doc: docs.setAccessSettings,
       handler: async (req) => {
         const agent = await managedAgent(req);
-        const { autoApprove } = body(await req.body, ['autoApprove']);
-        if (typeof autoApprove !== 'boolean') {
-          throw new InvalidParamsError('autoApprove', 'required: true or false');
-        }
+        const { autoApprove } = parseBody(docs.setAccessSettings.body, await req.body);
         const set = await setAutoApprove(d.sql, agent.id, autoApprove);
         return jsonReply(200, { agentId: agent.id, ...set });
       },

@@ -15,7 +15,13 @@ import { z } from 'zod';
 import { HubError, InvalidParamsError, isHubError } from '../../runtime/errors/index.js';
 import { AgentCardInput, parseParams } from '../../runtime/protocol/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, parseJsonObject, type RouteRequest } from '../http/index.js';
+import {
+  checkBody,
+  decodeParam,
+  jsonObjectBody,
+  jsonReply,
+  type RouteRequest,
+} from '../http/index.js';
 import type { AgentDirectory } from '../../actors/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { manageDocs as docs } from '../manage/route-docs.js';
@@ -186,10 +192,11 @@ async function parsePatch(
   body: Buffer,
   fields: Readonly<Record<string, SettingsField>>
 ): Promise<AgentSettingsPatch> {
-  const input = parseJsonObject(
-    body,
-    () => new HubError('INVALID_REQUEST', 'The body must be a JSON object')
-  );
+  // The published schema first (types, ranges, unknown names); then each field reads what was
+  // sent (geocoding, alias rules, a card's defaults), not the schema's output.
+  const input = jsonObjectBody(body, { emptyIsObject: false });
+  checkBody(docs.patchSettings.body, input);
+  // A field the document has but this hub's composition does not set (no directory fields).
   const unknown = Object.keys(input).filter((k) => !Object.hasOwn(fields, k));
   if (unknown.length > 0) {
     throw new InvalidParamsError(

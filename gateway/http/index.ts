@@ -5,6 +5,8 @@ export {
   type RouteHandler,
   type RouteSpec,
   type RouteTableOptions,
+  type DescribedPath,
+  type DocumentedPath,
 } from './route-table.js';
 export { jsonReply, textReply, restErrorReply, NO_CONTENT, type Reply } from './reply.js';
 export { decodeParam, HTTP_METHODS, type HttpMethod, type RouteRequest } from './request.js';
@@ -12,6 +14,7 @@ export { normalizeError, fromZodError, type IssueSummary } from './normalize-err
 export { InFlight } from './in-flight.js';
 export { readBody } from './body.js';
 export { parseJsonObject, rejectNul } from './json-body.js';
+export { parseBody, parseQuery, jsonObjectBody, checkBody } from './validate.js';
 export { Exchange, writeReply } from './exchange.js';
 export { addReplyHeaders, currentClientAddress, RequestScope } from './reply-headers.js';
 export {
@@ -20,4 +23,6 @@ export {
   type ResponseDoc,
   type RouteAuth,
   type RouteDoc,
+  type WebSocketDoc,
+  type WebSocketFrameDoc,
 } from './route-doc.js';

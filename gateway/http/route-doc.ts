@@ -39,6 +39,24 @@ export interface RouteDoc {
   readonly errors?: readonly number[];
   /** A JSON-RPC endpoint: its methods are in GET /openrpc.json. */
   readonly jsonRpc?: boolean;
+  /** Where that endpoint's OpenRPC document is (by dialect), when not GET /openrpc.json. */
+  readonly openRpc?: string | Readonly<Record<string, string>>;
+  /**
+   * A WebSocket upgrade: it answers 101 and refuses in frames, never with a REST error; the frame
+   * types go into the operation as `x-websocket-frames`.
+   */
+  readonly webSocket?: WebSocketDoc;
+}
+
+export interface WebSocketFrameDoc {
+  readonly description: string;
+  readonly schema: z.ZodType;
+}
+
+/** The JSON frames of a WebSocket, by `type` (JSON-RPC frames under the key `jsonrpc`). */
+export interface WebSocketDoc {
+  readonly fromHub: Readonly<Record<string, WebSocketFrameDoc>>;
+  readonly fromClient: Readonly<Record<string, WebSocketFrameDoc>>;
 }
 
 /** decisions.md §6: `{"error":{code,message,details?},"message"}`. */
@@ -54,6 +72,8 @@ export const RestErrorSchema = z.object({
 /** The statuses a route answers with the REST error body, implied ones included. */
 export function errorStatuses(doc: RouteDoc, hasBody: boolean): number[] {
   const out = new Set<number>(doc.errors ?? []);
+  // A refused socket is told in an auth_error frame and a 4401 close, after the 101.
+  if (doc.webSocket !== undefined) return [...out].sort((a, b) => a - b);
   if (doc.jsonRpc === true) {
     // JSON-RPC errors travel with 200 except these (decisions.md §6), in a JSON-RPC body.
     for (const status of [401, 413, 429]) out.add(status);

@@ -44,6 +44,16 @@ export interface RouteSpec {
   readonly doc: RouteDoc;
 }
 
+/** A path served outside the table, described for the API document only. */
+export interface DescribedPath {
+  readonly method: HttpMethod;
+  readonly pattern: string;
+  readonly doc: RouteDoc;
+}
+
+/** What the API document needs of a route or a described path. */
+export type DocumentedPath = DescribedPath & Pick<Partial<RouteSpec>, 'body'>;
+
 export interface RouteTableOptions {
   readonly log: Logger;
   readonly metrics: HubMetrics;
@@ -66,6 +76,8 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 export class RouteTable {
   private readonly methodsByPattern = new Map<string, Set<HttpMethod>>();
   private readonly mounted: RouteSpec[] = [];
+  /** Paths served on the raw app (the WebSocket upgrade), in the document but not routed here. */
+  private readonly described: DescribedPath[] = [];
   private sealed = false;
 
   constructor(
@@ -89,18 +101,29 @@ export class RouteTable {
     return this;
   }
 
-  /** "METHOD pattern" of every route, in mount order. */
+  /**
+   * Describes a path the raw app serves (`app.ws`), so that the API document has it too: a path
+   * cannot be served undescribed just because it bypasses the table.
+   */
+  describe(path: DescribedPath): this {
+    if (this.sealed) throw new HubError('INTERNAL', `${path.pattern} described after seal()`);
+    this.described.push(path);
+    return this;
+  }
+
+  /** "METHOD pattern" of every route, in mount order, then the described paths. */
   routes(): string[] {
     const out: string[] = [];
     for (const [pattern, methods] of this.methodsByPattern) {
       for (const m of methods) out.push(`${m} ${pattern}`);
     }
+    for (const d of this.described) out.push(`${d.method} ${d.pattern}`);
     return out;
   }
 
-  /** Every mounted route, in mount order (the API document is built from them). */
-  specs(): readonly RouteSpec[] {
-    return this.mounted;
+  /** Every mounted route and described path, in order (the API document is built from them). */
+  specs(): readonly DocumentedPath[] {
+    return [...this.mounted, ...this.described];
   }
 
   /** Installs the 405 and 404 fallbacks. Call once, after every route is added. */

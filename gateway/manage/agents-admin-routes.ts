@@ -1,10 +1,10 @@
 // The tenant admin's agent management API (decisions.md §5): create, list and delete the tenant's
 // agents (their keys: keys-routes.ts). GET and PATCH of one agent live in gateway/api/agents-routes.ts.
 // Only a tenant admin key may call these; an agent key is 403, another tenant's agent is 404.
+import type { z } from 'zod';
 import { verifyRegisteredCard } from '../a2a/card-signatures.js';
 import {
   agentRatings,
-  Visibilities,
   createAgent,
   listAgents,
   softDeleteAgent,
@@ -17,11 +17,16 @@ import {
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import {
+  checkBody,
+  decodeParam,
+  jsonObjectBody,
+  jsonReply,
+  type RouteRequest,
+} from '../http/index.js';
 import type { AgentDirectory } from '../../actors/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { assertCallableUrl } from './callable-url.js';
-import { readJsonObject } from './json-body.js';
 import { manageDocs as docs } from './route-docs.js';
 
 export interface AgentsAdminRoutesDeps {
@@ -74,17 +79,6 @@ export function agentView(a: AgentRecord) {
   };
 }
 
-const CREATE_FIELDS = [
-  'name',
-  'description',
-  'url',
-  'category',
-  'tags',
-  'visibility',
-  'alias',
-  'card',
-] as const;
-
 export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
   /** The tenant's live agent, or the 404 an unknown agent gets. */
   const ownAgent = async (tenantId: string, req: RouteRequest): Promise<AgentRecord> => {
@@ -104,7 +98,10 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const admin = await requireAdmin(d.auth, req);
-        const input = createInput(admin.tenantId, readJsonObject(await req.body, CREATE_FIELDS));
+        const raw = jsonObjectBody(await req.body);
+        const input = createInput(admin.tenantId, checkBody(docs.createAgent.body, raw));
+        // Signatures cover the card as it was sent, before the schema fills in defaults.
+        if (raw.card !== undefined) input.card = raw.card;
         assertCallableUrl(d.guard, input.url);
         // A card that carries signatures is stored only once they verify (issue 27).
         if (input.card !== undefined) input.card = await verifyRegisteredCard(input.card, d.guard);
@@ -164,37 +161,18 @@ export function agentsAdminRoutes(d: AgentsAdminRoutesDeps): RouteRegistrar {
   };
 }
 
-function createInput(tenantId: string, body: Record<string, unknown>): CreateAgentInput {
-  const input: CreateAgentInput = { tenantId, name: str(body, 'name', true) as string };
-  const description = str(body, 'description');
-  const url = str(body, 'url');
-  const category = str(body, 'category');
-  const alias = str(body, 'alias');
-  const visibility = str(body, 'visibility');
-  if (description !== undefined) input.description = description;
-  if (url !== undefined) input.url = url;
-  if (category !== undefined) input.category = category;
-  if (alias !== undefined) input.alias = alias;
-  if (visibility !== undefined) {
-    const known = Visibilities.find((v) => v === visibility);
-    if (known === undefined) {
-      throw new InvalidParamsError('visibility', 'must be "public", "private" or "unlisted"');
-    }
-    input.visibility = known;
-  }
-  if (body.tags !== undefined) input.tags = tagList(body.tags);
-  if (body.card !== undefined) input.card = body.card;
-  return input;
-}
+type CreateBody = z.output<typeof docs.createAgent.body>;
 
-function str(body: Record<string, unknown>, field: string, required = false): string | undefined {
-  const v = body[field];
-  if (v === undefined || v === null) {
-    if (required) throw new InvalidParamsError(field, 'is required');
-    return undefined;
-  }
-  if (typeof v !== 'string') throw new InvalidParamsError(field, 'must be a string');
-  return v;
+/** The checked body as the repo's input; null stands for absent. */
+function createInput(tenantId: string, body: CreateBody): CreateAgentInput {
+  const input: CreateAgentInput = { tenantId, name: body.name };
+  if (body.description != null) input.description = body.description;
+  if (body.url != null) input.url = body.url;
+  if (body.category != null) input.category = body.category;
+  if (body.alias != null) input.alias = body.alias;
+  if (body.visibility != null) input.visibility = body.visibility;
+  if (body.tags !== undefined) input.tags = tagList(body.tags);
+  return input;
 }
 
 /** `tags` as an array, or as a string holding a JSON array (the spec's PATCH form). */

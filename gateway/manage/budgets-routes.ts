@@ -2,12 +2,10 @@
 // current period spent; PUT /api/budgets sets one ({agentId?, period, limit}; limit null removes
 // it). Every node's send check drops the tenant's cached budgets at once (SpendingGate.announce).
 import { listBudgets, setBudget, type Budget, type Queryable } from '../../infra/db/index.js';
-import { InvalidParamsError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { jsonReply } from '../http/index.js';
+import { jsonReply, parseBody } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
-import { readJsonObject } from './json-body.js';
 import { teamsDocs as docs } from './teams-route-docs.js';
 
 export interface BudgetsRoutesDeps {
@@ -46,12 +44,8 @@ export function budgetsRoutes(d: BudgetsRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const body = readJsonObject(await req.body, ['agentId', 'period', 'limit']);
+        const body = parseBody(docs.setBudget.body, await req.body);
         const agentId = body.agentId ?? null;
-        if (agentId !== null && typeof agentId !== 'string') {
-          throw new InvalidParamsError('agentId', 'must be an agent id, or null for the tenant');
-        }
-        if (!('limit' in body)) throw new InvalidParamsError('limit', 'is required (null removes)');
         await setBudget(d.sql, tenantId, { agentId, period: body.period, limit: body.limit });
         d.announce(tenantId);
         return jsonReply(200, { budgets: (await listBudgets(d.sql, tenantId)).map(budgetView) });

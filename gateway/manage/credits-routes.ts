@@ -9,12 +9,10 @@ import {
   type CreditAccount,
   type Queryable,
 } from '../../infra/db/index.js';
-import { InvalidParamsError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { jsonReply } from '../http/index.js';
+import { jsonReply, parseBody } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
-import { readJsonObject } from './json-body.js';
 import { manageDocs as docs } from './route-docs.js';
 import type { OutboxRelay } from './outbox-relay.js';
 
@@ -60,9 +58,8 @@ export function creditsRoutes(d: CreditsRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const body = readJsonObject(await req.body, ['amount', 'reason']);
-        const reason = body.reason === undefined ? '' : textField('reason', body.reason);
-        const change = await purchaseCredits(d.sql, tenantId, body.amount as number, reason);
+        const body = parseBody(docs.purchase.body, await req.body);
+        const change = await purchaseCredits(d.sql, tenantId, body.amount, body.reason ?? '');
         d.relay.kick();
         return jsonReply(200, creditsView(change.account));
       },
@@ -74,25 +71,11 @@ export function creditsRoutes(d: CreditsRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const body = readJsonObject(await req.body, ['threshold']);
-        if (!('threshold' in body)) {
-          throw new InvalidParamsError('threshold', 'is required (null clears it)');
-        }
-        const change = await setLowBalanceThreshold(
-          d.sql,
-          tenantId,
-          body.threshold === null ? null : (body.threshold as number)
-        );
+        const body = parseBody(docs.threshold.body, await req.body);
+        const change = await setLowBalanceThreshold(d.sql, tenantId, body.threshold);
         d.relay.kick();
         return jsonReply(200, creditsView(change.account));
       },
     });
   };
-}
-
-function textField(field: string, v: unknown): string {
-  if (typeof v !== 'string' || v.length > 500) {
-    throw new InvalidParamsError(field, 'must be a string of at most 500 characters');
-  }
-  return v;
 }

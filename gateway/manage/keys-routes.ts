@@ -19,11 +19,16 @@ import {
 import { subjects, type Bus } from '../../runtime/bus/index.js';
 import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import {
+  checkBody,
+  decodeParam,
+  jsonObjectBody,
+  jsonReply,
+  type RouteRequest,
+} from '../http/index.js';
 import type { AgentDirectory } from '../../actors/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
-import { readJsonObject } from './json-body.js';
-import { teamsDocs as docs } from './teams-route-docs.js';
+import { NamedKeyBody, teamsDocs as docs } from './teams-route-docs.js';
 
 export interface KeysRoutesDeps {
   readonly sql: Queryable;
@@ -35,7 +40,6 @@ export interface KeysRoutesDeps {
   readonly now?: () => number;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 /** Ten years: a key meant to last longer should not expire at all. */
 const MAX_LIFETIME_MS = 3650 * 86_400_000;
 
@@ -80,8 +84,8 @@ export function keysRoutes(d: KeysRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const { p, agent } = await managed(req);
-        const body = readJsonObject(await req.body, ['name', 'scopes', 'expiresAt']);
-        if (Object.keys(body).length === 0) {
+        const raw = jsonObjectBody(await req.body);
+        if (Object.keys(raw).length === 0) {
           // Rotation, as before named keys: only the tenant's administrator may do it.
           if (p.kind !== 'admin') {
             throw new HubError('FORBIDDEN', 'Rotating every key needs a tenant admin key', {
@@ -97,8 +101,10 @@ export function keysRoutes(d: KeysRoutesDeps): RouteRegistrar {
             revoked: rotated.revokedKeyHashes.length,
           });
         }
+        // The body is the named-key branch of the documented union (the other is `{}`).
+        const body = checkBody(NamedKeyBody, raw);
         const input = {
-          name: readName(body.name),
+          name: body.name,
           scopes: readScopes(body.scopes, p),
           expiresAt: readExpiry(body.expiresAt, now()),
         };
@@ -125,16 +131,6 @@ export function keysRoutes(d: KeysRoutesDeps): RouteRegistrar {
       },
     });
   };
-}
-
-function readName(v: unknown): string {
-  if (typeof v !== 'string' || !NAME.test(v)) {
-    throw new InvalidParamsError(
-      'name',
-      "is required: 1-64 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"
-    );
-  }
-  return v;
 }
 
 function readScopes(v: unknown, p: Principal): KeyScope[] {

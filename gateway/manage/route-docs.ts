@@ -1,6 +1,6 @@
 // The management routes in GET /openapi.json (decisions.md §5): a tenant admin key's agents,
 // webhooks, credits, alerts, and any key's usage. The body schemas state what the handlers and
-// repos accept (unknown fields are 400, readJsonObject); the answers are the views they write.
+// repos accept, and the routes check with them (gateway/http/validate.ts; unknown fields are 400); the answers are the views they write.
 import { z } from 'zod';
 import { AgentLimits, MAX_CREDIT_AMOUNT, Visibilities } from '../../infra/db/index.js';
 import { HUB_EVENT_NAMES } from '../../runtime/bus/index.js';

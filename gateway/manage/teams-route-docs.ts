@@ -1,6 +1,6 @@
 // The team routes of issue 28 in GET /openapi.json: an agent's named keys and rotation
 // (keys-routes.ts), GET /api/whoami, the operator's tenants (ADMIN_TOKEN) and the tenant's spending
-// budgets. Bodies state what the handlers accept (unknown fields are 400, readJsonObject); the
+// budgets. Bodies state what the handlers accept (unknown fields are 400: the routes check with these schemas); the
 // answers are the views the handlers write (keyView, tenantView, budgetView).
 import { z } from 'zod';
 import { BudgetPeriods, KeyScopes, Visibilities } from '../../infra/db/index.js';
@@ -21,10 +21,14 @@ const KeyView = z.object({
   expiresAt: iso.nullable(),
 });
 
-const NamedKeyBody = z.strictObject({
+/** POST /api/agents/:agentId/keys with a body (keys-routes.ts checks with it). */
+export const NamedKeyBody = z.strictObject({
   name: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/, {
+      error:
+        "must be 1-64 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit",
+    })
     .describe("1-64 letters, digits, spaces, '.', '_' or '-'"),
   scopes: z
     .array(Scope)

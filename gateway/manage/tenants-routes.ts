@@ -10,11 +10,10 @@ import {
   type Queryable,
   type Tenant,
 } from '../../infra/db/index.js';
-import { HubError, InvalidParamsError, UnauthenticatedError } from '../../runtime/errors/index.js';
-import { decodeParam, jsonReply, type RouteRequest } from '../http/index.js';
+import { HubError, UnauthenticatedError } from '../../runtime/errors/index.js';
+import { decodeParam, jsonReply, parseBody, type RouteRequest } from '../http/index.js';
 import { bearerTokenCheck } from '../routes/admin-auth.js';
 import type { RouteRegistrar } from '../routes/index.js';
-import { readJsonObject } from './json-body.js';
 import { teamsDocs as docs } from './teams-route-docs.js';
 
 export interface TenantsRoutesDeps {
@@ -78,16 +77,12 @@ export function tenantsRoutes(d: TenantsRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         operator(req);
-        const body = readJsonObject(await req.body, ['name', 'verified']);
-        const verified = body.verified;
-        if (verified !== undefined && typeof verified !== 'boolean') {
-          throw new InvalidParamsError('verified', 'must be true or false');
-        }
+        const { name, verified } = parseBody(docs.createTenant.body, await req.body);
         // The tenant is useless over HTTP without a key to manage it: one comes with it, once,
         // in the same transaction (no tenant is left behind without its key).
         const { tenant, key } = await inTransaction(d.sql, async (tx) => {
           const t = await createTenant(tx, {
-            name: body.name as string,
+            name,
             ...(verified !== undefined ? { verified } : {}),
           });
           return { tenant: t, key: (await issueAdminKey(tx, t.id)).key };

@@ -14,15 +14,14 @@ import {
   type Queryable,
   type Webhook,
 } from '../../infra/db/index.js';
-import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import { HubError } from '../../runtime/errors/index.js';
 import type { OutboundGuard } from '../../runtime/net/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply } from '../http/index.js';
+import { decodeParam, jsonReply, parseBody, parseQuery } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { postWebhook } from '../webhooks/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
 import { assertCallableUrl } from './callable-url.js';
-import { readJsonObject } from './json-body.js';
 import { manageDocs as docs } from './route-docs.js';
 
 export interface WebhooksRoutesDeps {
@@ -80,19 +79,14 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
       body: true,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const body = readJsonObject(await req.body, ['url', 'events', 'secret']);
+        const body = parseBody(docs.createWebhook.body, await req.body);
         assertCallableUrl(d.guard, body.url);
-        const created = await createWebhook(d.sql, {
-          tenantId,
-          ...body,
-          url: body.url,
-          events: body.events,
-        });
+        const created = await createWebhook(d.sql, { tenantId, ...body });
         d.changed?.(tenantId);
         return jsonReply(201, {
           webhook: webhookView(created.webhook),
           // Shown once when the hub generated it; a caller-given secret is not echoed.
-          ...(body.secret === undefined ? { secret: created.secret } : {}),
+          ...(body.secret === undefined || body.secret === null ? { secret: created.secret } : {}),
         });
       },
     });
@@ -104,8 +98,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const id = decodeParam(req.params.id ?? '');
-        const body = readJsonObject(await req.body, ['events']);
-        if (body.events === undefined) throw new InvalidParamsError('events', 'is required');
+        const body = parseBody(docs.patchWebhook.body, await req.body);
         const hook = await setWebhookEvents(d.sql, tenantId, id, body.events);
         if (hook === null) throw new HubError('NOT_FOUND', `No webhook ${id}`);
         d.changed?.(tenantId);
@@ -119,10 +112,7 @@ export function webhooksRoutes(d: WebhooksRoutesDeps): RouteRegistrar {
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
         const id = decodeParam(req.params.id ?? '');
-        if (req.query !== '') {
-          const key = [...new URLSearchParams(req.query).keys()][0] ?? 'query';
-          throw new InvalidParamsError(key, 'unknown parameter; this route takes none');
-        }
+        parseQuery(docs.webhookDeliveries.query, req.query);
         const list = await listWebhookDeliveries(d.sql, tenantId, id, DELIVERIES_LIMIT);
         if (list === null) throw new HubError('NOT_FOUND', `No webhook ${id}`);
         return jsonReply(200, { deliveries: list.map(deliveryView) });

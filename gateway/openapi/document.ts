@@ -8,7 +8,8 @@ import {
   type ResponseDoc,
   type RouteAuth,
   type RouteDoc,
-  type RouteSpec,
+  type WebSocketDoc,
+  type DocumentedPath,
 } from '../http/index.js';
 import { JsonRpcResponseSchema } from './rpc-schemas.js';
 
@@ -82,7 +83,7 @@ function response(status: number, r: ResponseDoc): Record<string, unknown> {
   return out;
 }
 
-function operation(spec: RouteSpec): Record<string, unknown> {
+function operation(spec: DocumentedPath): Record<string, unknown> {
   const doc: RouteDoc = spec.doc;
   const parameters: Record<string, unknown>[] = pathParams(spec.pattern).map((name) => ({
     name,
@@ -134,12 +135,25 @@ function operation(spec: RouteSpec): Record<string, unknown> {
       content: { 'application/json': { schema: jsonSchema(doc.body, 'input') } },
     };
   }
-  if (doc.jsonRpc === true) op['x-openrpc'] = '/openrpc.json';
+  if (doc.jsonRpc === true) op['x-openrpc'] = doc.openRpc ?? '/openrpc.json';
+  if (doc.webSocket !== undefined) op['x-websocket-frames'] = webSocketFrames(doc.webSocket);
   return op;
 }
 
+/** The frames of a WebSocket path by direction: each type with its description and JSON Schema. */
+function webSocketFrames(ws: WebSocketDoc): Record<string, unknown> {
+  const side = (frames: WebSocketDoc['fromHub']) =>
+    Object.fromEntries(
+      Object.entries(frames).map(([type, f]) => [
+        type,
+        { description: f.description, schema: jsonSchema(f.schema, 'output') },
+      ])
+    );
+  return { fromHub: side(ws.fromHub), fromClient: side(ws.fromClient) };
+}
+
 /** `GET /api/agents/:agentId/keys` → `get_api_agents_agentId_keys`: unique per method and path. */
-function operationId(spec: RouteSpec): string {
+function operationId(spec: DocumentedPath): string {
   const path = spec.pattern
     .replace(/[:.]/g, '')
     .replace(/[^A-Za-z0-9]+/g, '_')
@@ -148,7 +162,7 @@ function operationId(spec: RouteSpec): string {
 }
 
 export function openApiDocument(
-  specs: readonly RouteSpec[],
+  specs: readonly DocumentedPath[],
   info: DocumentInfo
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

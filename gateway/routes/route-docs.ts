@@ -58,9 +58,18 @@ export const builtInDocs = {
     responses: { 200: z.record(z.string(), z.unknown()) },
   },
   openrpc: {
-    summary: 'The OpenRPC document of the JSON-RPC methods',
+    summary: 'The OpenRPC document of the JSON-RPC methods of one endpoint',
     tags: ['Documents'],
     auth: 'none',
+    query: z.strictObject({
+      dialect: z
+        .enum(['hub', '1.0', '0.3'])
+        .optional()
+        .describe(
+          'hub (default): POST /a2a and JSON-RPC frames on /ws; 1.0 or 0.3: ' +
+            'POST /agents/{agentId}/a2a with that A2A-Version'
+        ),
+    }),
     responses: { 200: z.record(z.string(), z.unknown()) },
   },
   machines: {

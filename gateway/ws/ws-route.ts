@@ -35,6 +35,7 @@ import {
 } from './agent-connection.js';
 import type { SocketRevoker } from './socket-revoker.js';
 import { frameLimit } from './frame-limit.js';
+import { wsRouteDoc } from './route-doc.js';
 
 export interface WsDeps {
   auth: Authenticator;
@@ -274,6 +275,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
       bodyLimitBytes: gateway.config.bodyLimitBytes,
       ...(gateway.largeRequests ? { large: gateway.largeRequests } : {}),
     });
+    table.describe({ method: 'GET', pattern: '/ws', doc: wsRouteDoc });
     table.app.ws<SocketData>('/ws', {
       maxPayloadLength: frames.maxPayloadLength,
       idleTimeout: 120,

@@ -39,7 +39,13 @@ export {
   readCancelTaskParams,
   readSubscribeToTaskParams,
 } from './task-id-check.js';
-export { RpcMethod, normalizeMethod, isHubOnlyMethod, isStreamingMethod } from './methods.js';
+export {
+  RpcMethod,
+  normalizeMethod,
+  isHubOnlyMethod,
+  isStreamingMethod,
+  methodNames,
+} from './methods.js';
 export {
   isoTime,
   statusMessage,

@@ -42,6 +42,11 @@ export function normalizeMethod(name: string): RpcMethod | undefined {
   return Object.prototype.hasOwnProperty.call(ALIASES, name) ? ALIASES[name] : undefined;
 }
 
+/** Every name normalizeMethod accepts, canonical names and aliases (for the method documents). */
+export function methodNames(): string[] {
+  return [...CANONICAL, ...Object.keys(ALIASES)];
+}
+
 /** Methods served only on the hub endpoint (POST /a2a and the agent WebSocket). */
 export function isHubOnlyMethod(method: RpcMethod): boolean {
   return method === RpcMethod.TaskRespond;

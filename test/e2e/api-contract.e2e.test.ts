@@ -2,7 +2,7 @@
 // hub mounts is in it; every documented operation is called, and every answer (successes and
 // refusals) has a documented status and matches its schema (Ajv). GET /openrpc.json is valid
 // OpenRPC, names every method POST /a2a serves, and a sample of methods' real results match it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
@@ -11,6 +11,7 @@ import { AnswerChecker, openApiErrors, openRpcErrors } from '../support/api-docu
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { testHubConfig } from '../support/test-hub.js';
+import { connectWsAgent } from '../support/ws-agent.js';
 
 const ADMIN_TOKEN = 'contract-admin-token-0123456789';
 
@@ -113,6 +114,8 @@ describe('every operation answers as the document says', () => {
     await hit('GET', '/metrics', {}, { key: ADMIN_TOKEN });
     await hit('GET', '/openapi.json');
     await hit('GET', '/openrpc.json');
+    await hit('GET', '/openrpc.json', {}, { query: 'dialect=1.0' });
+    await hit('GET', '/openrpc.json', {}, { query: 'dialect=nope' });
     const t = { key: ADMIN_TOKEN };
     const machines = await hit('GET', '/debug/machines', {}, t);
     const first = (machines.json as { machines: string[] }).machines[0] ?? 'none';
@@ -628,6 +631,48 @@ describe('every operation answers as the document says', () => {
     await hit('POST', '/mcp', {}, { key: keys.admin, headers: mcpHeaders, body: init });
     await hit('GET', '/mcp', {}, { key: keys.agent, headers: { accept: 'application/json' } });
     await hit('DELETE', '/mcp', {}, { key: keys.agent, headers: { 'mcp-session-id': session } });
+  });
+
+  it('the WebSocket upgrade: 101, then frames each way as x-websocket-frames lists them', async () => {
+    const agent = await connectWsAgent(hub.url, keys.other);
+    try {
+      // `open` fires only on a 101 answer.
+      problems.push(
+        ...checker.check({ method: 'GET', path: '/ws', status: 101, contentType: null, body: '' })
+      );
+      const sent: Record<string, unknown>[] = [
+        { type: 'ping' },
+        { type: 'received', taskId: '', id: 'r1' },
+        { jsonrpc: '2.0', id: 9, method: 'x-burrow/agent.me', params: {} },
+      ];
+      for (const frame of sent) {
+        problems.push(...checker.checkFrame('/ws', 'fromClient', frame));
+        agent.send(frame);
+      }
+      // Not a frame type: refused with an error frame (which is documented).
+      const bogus = { type: 'no-such-frame', id: 7 };
+      expect(checker.checkFrame('/ws', 'fromClient', bogus)).toHaveLength(1);
+      agent.send(bogus);
+      await agent.next('pong');
+      await vi.waitFor(() => {
+        expect(agent.frames.some((f) => f.id === 9)).toBe(true);
+        expect(agent.frames.filter((f) => f.type === 'error')).toHaveLength(2);
+      });
+      expect(agent.frames[0]?.type).toBe('welcome');
+      for (const frame of agent.frames)
+        problems.push(...checker.checkFrame('/ws', 'fromHub', frame));
+    } finally {
+      await agent.close();
+    }
+    const refused = await connectWsAgent(hub.url, 'not-a-key', { waitWelcome: false });
+    try {
+      const frame = await refused.next('auth_error');
+      problems.push(...checker.checkFrame('/ws', 'fromHub', frame));
+    } finally {
+      await refused.close();
+    }
+    // The checker can fail: a frame that breaks its schema is named.
+    expect(checker.checkFrame('/ws', 'fromHub', { type: 'welcome' })).toHaveLength(1);
   });
 
   it('found no answer the document does not describe, and called every operation', () => {

@@ -22,8 +22,6 @@ const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
 let seq = 0;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
@@ -192,8 +190,9 @@ describe('SSE resume across hub nodes', () => {
     // Bob keeps writing while the client is away: these are the events it must get back.
     const m = await bob.next('message');
     expect(m.taskId).toBe(task.id);
+    // Each chunk is stored before the next is sent, so they are appended in this order.
     chunk(task.id, 1);
-    await sleep(50);
+    await untilRev(task.id, 3);
     chunk(task.id, 2);
     await untilRev(task.id, 4);
 
@@ -211,7 +210,7 @@ describe('SSE resume across hub nodes', () => {
     expect(missed.map((e) => e.id)).toEqual([3, 4]);
     // Then live, from a node that may not own the task.
     chunk(task.id, 3);
-    await sleep(50);
+    await untilRev(task.id, 5);
     chunk(task.id, 4, true);
     await resumed.ended;
 

@@ -4,11 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { a2aDocs } from '../../gateway/a2a/route-docs.js';
 import { hubMethodDocs } from '../../gateway/a2a/method-docs.js';
+import { standardMethodNames } from '../../gateway/a2a/standard-endpoint.js';
+import { standardMethodDocs } from '../../gateway/a2a/standard-method-docs.js';
 import { discoverDocs } from '../../gateway/discover/route-docs.js';
 import type { RouteDoc, RouteSpec } from '../../gateway/http/index.js';
 import { manageDocs } from '../../gateway/manage/route-docs.js';
 import { openApiDocument, openRpcDocument } from '../../gateway/openapi/index.js';
 import { builtInDocs } from '../../gateway/routes/route-docs.js';
+import { wsRouteDoc } from '../../gateway/ws/index.js';
 import { startTestGateway, type TestGateway } from '../../gateway/test-gateway.js';
 import { AnswerChecker, openApiErrors, openRpcErrors } from '../support/api-documents.js';
 
@@ -20,6 +23,7 @@ const specs: RouteSpec[] = Object.entries({
   ...manageDocs,
   ...builtInDocs,
   ...a2aDocs,
+  ws: wsRouteDoc,
 }).map(([name, doc]: [string, RouteDoc]) => ({
   method: doc.body === undefined ? 'GET' : 'POST',
   pattern: `/t/${name}/:id`,
@@ -47,6 +51,16 @@ describe('documents built from every route and method doc', () => {
         openRpcDocument(served, hubMethodDocs, { ...INFO, server: 'http://127.0.0.1/a2a' })
       )
     ).toEqual([]);
+  });
+
+  it('OpenRPC of the standard endpoint, v1.0 and v0.3: valid, every schema compiles', () => {
+    for (const docs of [standardMethodDocs.v1, standardMethodDocs['v0.3']]) {
+      const doc = openRpcDocument(standardMethodNames(), docs, {
+        ...INFO,
+        server: 'http://127.0.0.1/agents/:agentId/a2a',
+      });
+      expect(openRpcErrors(doc)).toEqual([]);
+    }
   });
 
   it('OpenRPC: a method without a result is refused (the meta-schema can fail)', () => {
@@ -98,5 +112,20 @@ describe('the documents a gateway serves', () => {
   it('GET /openrpc.json is valid and names every method of /a2a', async () => {
     const doc = (await (await fetch(`${gw.base}/openrpc.json`)).json()) as Record<string, unknown>;
     expect(openRpcErrors(doc)).toEqual([]);
+  });
+
+  it('GET /openrpc.json?dialect=1.0 and 0.3 are valid and name the per-agent endpoint', async () => {
+    for (const dialect of ['1.0', '0.3']) {
+      const res = await fetch(`${gw.base}/openrpc.json?dialect=${dialect}`);
+      const doc = (await res.json()) as { servers: { url: string }[] } & Record<string, unknown>;
+      expect(openRpcErrors(doc)).toEqual([]);
+      expect(doc['x-undocumented']).toBeUndefined();
+      expect(doc.servers[0]?.url).toBe(`${gw.base}/agents/:agentId/a2a`);
+    }
+    const bad = await fetch(`${gw.base}/openrpc.json?dialect=2.0`);
+    expect(bad.status).toBe(400);
+    expect(
+      ((await bad.json()) as { error: { details: { field: string } } }).error.details.field
+    ).toBe('dialect');
   });
 });

@@ -1,5 +1,5 @@
 // The partition lock, the fenced partition log and the actor host against a real nats-server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import {
   connectBus,
@@ -146,8 +146,7 @@ describe('actor host', () => {
     });
     expect(done.view.value).toBe('completed');
     // Finished actors leave memory; their final snapshot stays in the log and reads from there.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h2.localSummary()).toEqual([{ partition: label, actors: 0 }]);
+    await vi.waitFor(() => expect(h2.localSummary()).toEqual([{ partition: label, actors: 0 }]));
     expect(await remote.read(addr)).toMatchObject({ value: 'completed', status: 'done' });
     await expect(h2.send(addr, { type: 'task.start', at: 4 })).rejects.toMatchObject({
       code: 'NOT_FOUND',
@@ -220,11 +219,12 @@ describe('actor host', () => {
     const addr2 = { kind: 'task', id: 'task-linger-2', partition: 1 };
     await h.send(addr2, undefined, { input: { ...input, id: 'task-linger-2' } });
     await h.send(addr2, { type: 'task.start', at: 2 }, undefined, { lingerMs: 100 });
-    await new Promise((r) => setTimeout(r, 300));
-    const stored = await bus.jsm.streams.getMessage('HUB_P01', {
-      last_by_subj: subjects.actorSnapshot(label, 'task', 'task-linger-2'),
+    await vi.waitFor(async () => {
+      const stored = await bus.jsm.streams.getMessage('HUB_P01', {
+        last_by_subj: subjects.actorSnapshot(label, 'task', 'task-linger-2'),
+      });
+      expect(stored?.json<{ snapshot: { value: string } }>().snapshot.value).toBe('working');
     });
-    expect(stored?.json<{ snapshot: { value: string } }>().snapshot.value).toBe('working');
     await h.deactivate(1, label, 'shutdown');
   });
 

@@ -139,4 +139,25 @@ export class AnswerChecker {
       `${key} ${a.status}: ${this.ajv.errorsText(validate.errors)} in ${a.body.slice(0, 300)}`,
     ];
   }
+
+  /**
+   * Validates a WebSocket frame against the operation's `x-websocket-frames`: by its `type`, or as
+   * `jsonrpc` when it is a JSON-RPC frame.
+   */
+  checkFrame(path: string, direction: 'fromHub' | 'fromClient', frame: Json): string[] {
+    const op = (this.doc.paths as Record<string, Json | undefined>)[path]?.get as Json | undefined;
+    const frames = op?.['x-websocket-frames'] as Record<string, Record<string, Json>> | undefined;
+    if (frames === undefined) return [`GET ${path}: no x-websocket-frames`];
+    const type = 'jsonrpc' in frame ? 'jsonrpc' : String(frame.type);
+    const entry = frames[direction]?.[type];
+    if (entry === undefined) return [`GET ${path}: ${direction} frame ${type} is not documented`];
+    const id = `GET ${path} ${direction} ${type}`;
+    let validate = this.compiled.get(id);
+    if (validate === undefined) {
+      validate = this.ajv.compile(entry.schema as Json);
+      this.compiled.set(id, validate);
+    }
+    if (validate(frame)) return [];
+    return [`${id}: ${this.ajv.errorsText(validate.errors)} in ${JSON.stringify(frame)}`];
+  }
 }
