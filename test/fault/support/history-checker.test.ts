@@ -127,6 +127,11 @@ describe('history checker', () => {
     expect(checks(ops, { allowRedelivery: false })).toEqual(['redelivered']);
   });
 
+  it('leaves out the checks it is told to skip, and only those', () => {
+    const ops: Op[] = [send(1, 0), send(2, 10), deliver(2, 20), deliver(1, 25), send(3, 30)];
+    expect(checks(ops, { skip: ['order'] })).toEqual(['lost']);
+  });
+
   it('catches a task going back, judged only against reads that had answered', () => {
     const ops = [read('t1', 0, 5, 'completed'), read('t1', 10, 15, 'working')];
     const v = checkHistory(ops);
