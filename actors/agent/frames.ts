@@ -52,19 +52,7 @@ interface DeliverRequest {
   agentId: string;
   connId: string;
   frame: unknown;
-  /**
-   * The requester's clock time after which the holding node must not push: by then the requester
-   * has given up (PUSH_TIMEOUT_MS) and counts the agent offline, so the message goes to its queue.
-   * A node that was paused (SIGSTOP, a VM stall) finds such requests buffered when it runs again;
-   * pushing them would deliver the message twice, and out of order with what was queued since
-   * (pause.fault.test.ts). Node clocks must agree to well within PUSH_MARGIN_MS (NTP does).
-   */
-  notAfter?: number;
 }
-
-const PUSH_TIMEOUT_MS = 5000;
-/** Time left for the answer to travel back: a push this close to the deadline is not made. */
-const PUSH_MARGIN_MS = 1000;
 
 export class FrameRouter {
   private sub: Subscription | undefined;
@@ -81,14 +69,6 @@ export class FrameRouter {
     this.sub = this.bus.nc.subscribe(subjects.connDeliver(this.nodeId), {
       callback: (_err, msg) => {
         const req = decodeJson<DeliverRequest>(msg.data);
-        if (req.notAfter !== undefined && Date.now() > req.notAfter - PUSH_MARGIN_MS) {
-          this.log.warn(
-            { agentId: req.agentId, lateMs: Date.now() - req.notAfter },
-            'frame push request arrived too late (this node was stalled); not pushed'
-          );
-          msg.respond(encodeJson({ outcome: 'offline' }));
-          return;
-        }
         const conn = this.conns.get(req.agentId);
         const outcome: PushOutcome =
           conn && conn.connId === req.connId ? conn.push(req.frame) : 'offline';
@@ -117,13 +97,8 @@ export class FrameRouter {
     try {
       const msg = await this.bus.nc.request(
         subjects.connDeliver(where.nodeId),
-        encodeJson({
-          agentId,
-          connId: where.connId,
-          frame,
-          notAfter: Date.now() + PUSH_TIMEOUT_MS,
-        } satisfies DeliverRequest),
-        { timeout: PUSH_TIMEOUT_MS }
+        encodeJson({ agentId, connId: where.connId, frame } satisfies DeliverRequest),
+        { timeout: 5000 }
       );
       return decodeJson<{ outcome: PushOutcome }>(msg.data).outcome;
     } catch (err) {
