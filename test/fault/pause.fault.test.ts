@@ -146,10 +146,10 @@ describe('a hub node paused past its locks’ expiry', () => {
             ),
           })
         );
-        // Known failures (docs/OPERATIONS.md "Partitions and pauses"): a message sent while the node
-        // holding its recipient's socket is paused can overtake an earlier one of the same sender,
-        // and the woken stale owner can push a message the new owner pushed too. Printed always;
-        // failed on only with BURROW_FAULT_STRICT=1 (npm run test:jepsen).
+        // Known failures (docs/OPERATIONS.md "Partitions and pauses"): the woken node still makes
+        // the pushes its requesters gave up on and queued (a task delivered twice), and a message
+        // can overtake an earlier one of the same sender. Printed always; failed on only with
+        // BURROW_FAULT_STRICT=1 (npm run test:jepsen).
         const known = KNOWN_FAILURES.flatMap((c) =>
           checkHistory(history.ops, { allowRedelivery: false }).filter((x) => x.check === c)
         );
