@@ -22,7 +22,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['{runtime,actors,gateway,agents,infra,sdk}/**/*.test.ts'],
+          // test/fault/support: the fault runs' history checker (pure code, fed bad histories).
+          include: [
+            '{runtime,actors,gateway,agents,infra,sdk}/**/*.test.ts',
+            'test/fault/support/*.test.ts',
+          ],
           exclude: ['**/node_modules/**', '**/dist/**', '**/*.int.test.ts', '**/*.e2e.test.ts'],
           // Modules are imported once per worker, not once per file: importing (zod schemas, the
           // protocol codecs, XState) was most of the tier's CPU time (user 70 s isolated, 15 s not).

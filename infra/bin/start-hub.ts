@@ -6,7 +6,14 @@ import { ConfigError, type Config } from '../../runtime/config/index.js';
 import { redactedUrl, unreachable } from './startup-errors.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { createMetrics, type HubMetrics } from '../../runtime/metrics/index.js';
-import { connectBus, decodeJson, provision, subjects, type Bus } from '../../runtime/bus/index.js';
+import {
+  connectBus,
+  decodeJson,
+  provision,
+  subjects,
+  syncAlwaysSupported,
+  type Bus,
+} from '../../runtime/bus/index.js';
 import { Membership, PartitionManager, composeHandlers } from '../../runtime/cluster/index.js';
 import type { Task } from '../../runtime/protocol/index.js';
 import { CardSigner, EnvelopeSigner, jwksOf } from '../../runtime/envelope/index.js';
@@ -107,6 +114,13 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   }).catch((err: unknown) => {
     throw unreachable('NATS', config.natsServers.join(', '), 'NATS_URL', err);
   });
+  if (!syncAlwaysSupported(bus.serverVersion)) {
+    log.warn(
+      { natsVersion: bus.serverVersion },
+      'nats-server before 2.10 flushes JetStream to disk only every 2 minutes (no sync_interval: always): ' +
+        'a power loss of most NATS servers can lose acknowledged messages (docs/OPERATIONS.md "Power loss")'
+    );
+  }
   await ensureDatabase(config.databaseUrl).catch(async (err: unknown) => {
     await bus.close();
     throw unreachable('PostgreSQL', redactedUrl(config.databaseUrl), 'DATABASE_URL', err);

@@ -18,7 +18,14 @@ import {
   type ClusterState,
   type HubEntry,
 } from './layout.js';
-import { NATS_MARKER, metaLeader, startNats, waitNatsReady, type NatsPlan } from './nats.js';
+import {
+  NATS_MARKER,
+  metaLeader,
+  startNats,
+  supportsSyncAlways,
+  waitNatsReady,
+  type NatsPlan,
+} from './nats.js';
 import { isOurs, stopProcesses } from './processes.js';
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/burrow_cluster';
@@ -166,12 +173,20 @@ async function start(opts: StartOpts): Promise<void> {
     nats: [],
     hubs: [],
   };
+  const syncAlways = supportsSyncAlways(opts.natsBin);
+  out(
+    syncAlways
+      ? 'nats: sync_interval always (JetStream flushes to disk before each acknowledgement)'
+      : 'nats: this nats-server does not support sync_interval (2.10+); JetStream flushes to disk ' +
+          'every 2 minutes, so power loss can lose acknowledged writes (docs/OPERATIONS.md "Power loss")'
+  );
   try {
     state.nats = startNats(plans, {
       bin: opts.natsBin,
       clusterName: state.clusterName,
       dir,
       cwd: dir,
+      syncAlways,
     });
     writeState(state);
     for (const n of state.nats) {

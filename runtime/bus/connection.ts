@@ -68,6 +68,17 @@ export function subjectCasIsSafe(version: string, replicas: number): boolean {
   return maj > 2 || (maj === 2 && (min > 9 || (min === 9 && patch >= 21)));
 }
 
+/**
+ * Does the server flush JetStream writes to disk before acknowledging them when told to? Only 2.10
+ * and later know `sync_interval: always`; before, a write is flushed within two minutes of its
+ * acknowledgement, and a power loss of a majority of the servers in that time can lose it
+ * (docs/OPERATIONS.md "Power loss").
+ */
+export function syncAlwaysSupported(version: string): boolean {
+  const [maj = 0, min = 0] = version.split('.').map((n) => parseInt(n, 10));
+  return maj > 2 || (maj === 2 && min >= 10);
+}
+
 /** nats-server's max_payload unless its configuration says otherwise. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 

@@ -1,6 +1,7 @@
 export {
   connectBus,
   subjectCasIsSafe,
+  syncAlwaysSupported,
   type Bus,
   type BusOptions,
   type PublishOptions,

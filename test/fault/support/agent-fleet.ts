@@ -3,8 +3,10 @@
 // a completed task_response, and records what it received. While the load runs, each online agent
 // sends a message every 1–2 s to the next of its three peers over HTTP, with a unique messageId and
 // a per (sender → recipient) sequence number, and retries the same messageId until the hub
-// acknowledges it with a task id. Verification lives in fleet-verdict.ts.
+// acknowledges it with a task id. Verification lives in fleet-verdict.ts; with a History the fleet
+// also records every attempt and delivery for the history checker (history-checker.ts).
 import WebSocket from 'ws';
+import type { History } from './history.js';
 import { createAgent, createTenant, type Db } from '../../../infra/db/index.js';
 
 export interface Ack {
@@ -58,12 +60,16 @@ export interface FleetOptions {
   sendIntervalMs?: readonly [number, number];
   /** Offline agents send too (over HTTP, which needs no socket): every message is then queued. */
   sendWhileOffline?: boolean;
+  /** Record every SendMessage attempt, rate-limit answer and delivery here. */
+  history?: History;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Error codes of an `error` frame after which the agent answers again (runtime/errors catalog). */
 const RETRYABLE = new Set(['UNAVAILABLE', 'INTERNAL']);
+/** The JSON-RPC code of a request the rate limiter refused (runtime/errors catalog). */
+const RATE_LIMITED = -32017;
 
 const answer = (taskId: string) =>
   JSON.stringify({
@@ -174,7 +180,8 @@ export class AgentFleet {
       sender,
       this.agents[ack.recipient]!,
       ack.messageId,
-      ack.body
+      ack.body,
+      ack.seq
     );
     if (r.taskId) ack.taskIds.add(r.taskId);
     return r.taskId;
@@ -234,12 +241,22 @@ export class AgentFleet {
         }
         if (f.type !== 'message') return;
         const payload = f.payload as { parts: Array<{ text?: string }>; messageId: string };
+        const at = Date.now();
         agent.received.push({
           taskId: f.taskId as string,
           from: f.from as string,
           messageId: payload.messageId,
           body: payload.parts[0]?.text ?? '',
-          at: Date.now(),
+          at,
+        });
+        this.opts.history?.record({
+          kind: 'deliver',
+          at,
+          recipient: agent.id,
+          messageId: payload.messageId,
+          taskId: f.taskId as string,
+          from: f.from as string,
+          via: hubUrl,
         });
         ws.send(answer(f.taskId as string));
       });
@@ -311,7 +328,7 @@ export class AgentFleet {
         attempt === 0 && sender.connectedTo && urls.includes(sender.connectedTo)
           ? sender.connectedTo
           : urls[(sender.home + attempt) % urls.length]!;
-      const r = await this.sendOnce(url, sender, recipient, messageId, body);
+      const r = await this.sendOnce(url, sender, recipient, messageId, body, seq);
       if (r.taskId) {
         taskIds.add(r.taskId);
         this.acks.set(messageId, {
@@ -347,9 +364,35 @@ export class AgentFleet {
     sender: FleetAgent,
     recipient: FleetAgent,
     messageId: string,
-    body: string
+    body: string,
+    seq: number
   ): Promise<{ taskId?: string; refused?: string; error?: string }> {
     this.attempts++;
+    const start = Date.now();
+    const r = await this.post(hubUrl, sender, recipient, messageId, body);
+    this.opts.history?.record({
+      kind: 'send',
+      start,
+      end: Date.now(),
+      messageId,
+      sender: sender.id,
+      recipient: recipient.id,
+      seq,
+      outcome: r.taskId ? 'ack' : r.refused !== undefined ? 'refused' : 'error',
+      ...(r.taskId ? { taskId: r.taskId } : {}),
+      via: hubUrl,
+      ...(r.error ? { detail: r.error } : {}),
+    });
+    return r;
+  }
+
+  private async post(
+    hubUrl: string,
+    sender: FleetAgent,
+    recipient: FleetAgent,
+    messageId: string,
+    body: string
+  ): Promise<{ taskId?: string; refused?: string; error?: string }> {
     try {
       const res = await fetch(`${hubUrl}/a2a`, {
         method: 'POST',
@@ -373,6 +416,17 @@ export class AgentFleet {
         result?: { id?: string };
         error?: { code: number; message: string };
       };
+      const windowEnd = Number(res.headers.get('x-ratelimit-reset'));
+      if (this.opts.history && windowEnd > 0) {
+        this.opts.history.record({
+          kind: 'rate',
+          at: Date.now(),
+          key: sender.id,
+          windowEnd,
+          limit: Number(res.headers.get('x-ratelimit-limit')),
+          admitted: json.error?.code !== RATE_LIMITED,
+        });
+      }
       if (json.result?.id) return { taskId: json.result.id };
       const code = json.error?.code;
       // The three queue limits are final answers: the message was refused, not lost.

@@ -1,0 +1,186 @@
+// Process pauses (issue 32 Must 2): SIGSTOP the hub node that owns busy partitions until its locks
+// have expired and the other node has taken every partition over, then SIGCONT it. The stale owner
+// wakes up believing it owns its partitions; the log's fencing must refuse its writes, it must give
+// every one of them up, and across the run the history checker must find no acknowledged message
+// lost, no message with two sets of ids, task states that only move forward, and no rate-limit
+// window admitting more than its limit. FIFO per sender → recipient and "no task delivered twice"
+// are known failures of pauses (docs/OPERATIONS.md "Partitions and pauses"), checked only in
+// `npm run test:jepsen`.
+// The schedule (which node, how long past the takeover) is random from a printed seed;
+// BURROW_FAULT_SEED replays it and BURROW_FAULT_ROUNDS sets how many pauses (npm run test:jepsen).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentFleet } from './support/agent-fleet.js';
+import { FAULT_PARTITIONS, startFaultCluster, type FaultCluster } from './support/fault-cluster.js';
+import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
+import { History } from './support/history.js';
+import { checkHistory, formatViolations } from './support/history-checker.js';
+import { startRateProber, startTaskReader } from './support/observers.js';
+import { faultSchedule } from './support/schedule.js';
+import { QUEUE_ADMIN_TOKEN, ownedPartitions, waitOwnership } from '../support/queue-helpers.js';
+import type { HubProcess } from '../support/hub-process.js';
+
+const schedule = faultSchedule(1);
+const RATE_PROBE_PER_MINUTE = 30;
+/** Checks this scenario fails at times today, left to npm run test:jepsen (see above). */
+const KNOWN_FAILURES = ['order', 'redelivered'] as const;
+let cluster: FaultCluster;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+beforeAll(async () => {
+  cluster = await startFaultCluster('pause', { hubs: 2 });
+  await cluster.waitOwnership();
+});
+
+afterAll(async () => {
+  // A failed round must not leave a stopped process behind: SIGCONT before close() kills it.
+  for (const h of cluster?.hubs ?? []) signal(h, 'SIGCONT');
+  await cluster?.close();
+});
+
+function signal(hub: HubProcess, sig: NodeJS.Signals): void {
+  try {
+    process.kill(hub.pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** Partitions a node gave up because its log was fenced or its lock was gone (its /metrics). */
+async function staleGiveUps(hub: HubProcess): Promise<number> {
+  const res = await fetch(`${hub.url}/metrics`, {
+    headers: { authorization: `Bearer ${QUEUE_ADMIN_TOKEN}` },
+    signal: AbortSignal.timeout(5_000),
+  });
+  let n = 0;
+  for (const line of (await res.text()).split('\n')) {
+    const m =
+      /^burrow_partition_handovers_total\{[^}]*reason="(fenced|lock_lost)"[^}]*\} (\d+)/.exec(line);
+    if (m) n += Number(m[2]);
+  }
+  return n;
+}
+
+describe('a hub node paused past its locks’ expiry', () => {
+  it(
+    'is fenced when it wakes; the checked history shows nothing lost, no ids mixed, no state going back, no rate window over',
+    async () => {
+      log(
+        `[fault:pause] seed ${schedule.seed}, ${schedule.rounds} pause(s) (BURROW_FAULT_SEED replays)`
+      );
+      const history = new History();
+      const paused = new Set<string>();
+      const urls = () =>
+        cluster
+          .live()
+          .map((h) => h.url)
+          .filter((u) => !paused.has(u));
+      const fleet = await AgentFleet.create(cluster.sql, urls, {
+        tenants: 4,
+        perTenant: 10,
+        offlineEvery: 5,
+        history,
+      });
+      const reader = startTaskReader(fleet, urls, history);
+      const prober = await startRateProber(cluster.sql, urls, history, {
+        perMinute: RATE_PROBE_PER_MINUTE,
+      });
+      const rounds: Array<Record<string, unknown>> = [];
+      try {
+        await fleet.connectAll();
+        fleet.startLoad();
+        await sleep(8_000);
+        for (let round = 0; round < schedule.rounds; round++) {
+          const owned = await Promise.all(cluster.live().map((h) => ownedPartitions(h.url)));
+          const owners = cluster.live().filter((_, i) => owned[i]!.length > 0);
+          const victim = schedule.pick(owners);
+          const survivor = cluster.live().find((h) => h !== victim)!;
+          const victimOwned = owned[cluster.live().indexOf(victim)]!;
+          const givenUpBefore = await staleGiveUps(victim);
+          const acksBefore = fleet.acks.size;
+          const stoppedAt = Date.now();
+          // In-flight requests to the victim stay in its socket buffers and run when it wakes.
+          signal(victim, 'SIGSTOP');
+          paused.add(victim.url);
+          await waitOwnership([survivor.url], FAULT_PARTITIONS, { eachOwnsOne: false, ms: 60_000 });
+          const takeoverMs = Date.now() - stoppedAt;
+          const extraMs = schedule.int(1_000, 6_000);
+          await sleep(extraMs);
+          signal(victim, 'SIGCONT');
+          paused.delete(victim.url);
+          const resumedAt = Date.now();
+          // The woken node gives its stale partitions up, then takes its share back.
+          await cluster.waitOwnership({ eachOwnsOne: true, ms: 90_000 });
+          const givenUp = (await staleGiveUps(victim)) - givenUpBefore;
+          const r = {
+            round,
+            paused: victim.nodeId,
+            itOwned: victimOwned.length,
+            takeoverMs,
+            pausedMs: resumedAt - stoppedAt,
+            rebalancedMs: Date.now() - resumedAt,
+            staleGiveUps: givenUp,
+            acksWhilePaused: fleet.acks.size - acksBefore,
+          };
+          rounds.push(r);
+          log(`[fault:pause] ${JSON.stringify(r)}`);
+          // Every partition it owned was taken over: it must have found each one fenced or lost.
+          expect(givenUp, 'partitions the woken node gave up as fenced or lock_lost').toBe(
+            victimOwned.length
+          );
+          await sleep(5_000);
+        }
+        await fleet.stopLoad();
+        await Promise.all([reader.stop(), prober.stop()]);
+        await fleet.goOnline(fleet.offline.filter((a) => !a.connectedTo));
+        await waitAllDelivered(fleet, 60_000);
+        const v = await verdict(cluster.sql, fleet, urls()[0]!, { terminalWithinMs: 30_000 });
+        log(
+          report('pause', v, {
+            seed: schedule.seed,
+            taskReads: reader.counts,
+            rateProbe: prober.counts,
+            // Pushes a woken node refused because their requester had given up (frames.ts).
+            latePushesRefused: cluster.hubs.map(
+              (h) => h.log().match(/arrived too late/g)?.length ?? 0
+            ),
+          })
+        );
+        // Known failures (docs/OPERATIONS.md "Partitions and pauses"): the woken node still makes
+        // the pushes its requesters gave up on and queued (a task delivered twice), and a message
+        // can overtake an earlier one of the same sender. Printed always; failed on only with
+        // BURROW_FAULT_STRICT=1 (npm run test:jepsen).
+        const known = KNOWN_FAILURES.flatMap((c) =>
+          checkHistory(history.ops, { allowRedelivery: false }).filter((x) => x.check === c)
+        );
+        if (known.length)
+          log(
+            `[fault:pause] known failure, seed ${schedule.seed}: ${known.length} violation(s), e.g.\n` +
+              formatViolations(known, history.origin(), 3)
+          );
+        const violations = checkHistory(history.ops, {
+          allowRedelivery: false,
+          skip: schedule.strict ? [] : KNOWN_FAILURES,
+        });
+        if (violations.length)
+          log(
+            `[fault:pause] seed ${schedule.seed}\n${formatViolations(violations, history.origin())}`
+          );
+        expect(v.acknowledged).toBeGreaterThanOrEqual(200);
+        expect(reader.counts.answered, 'task reads answered').toBeGreaterThan(50);
+        expect(prober.counts.answered, 'rate probes answered').toBeGreaterThan(
+          RATE_PROBE_PER_MINUTE
+        );
+        expect(violations.map((x) => `${x.check}: ${x.message}`)).toEqual([]);
+        expect(v.stuck, 'acknowledged tasks not terminal').toEqual([]);
+      } finally {
+        fleet.close();
+        await Promise.all([reader.stop(), prober.stop()]);
+      }
+      // nats-server 2.9 has no sync_interval: each hub said so once at start.
+      for (const h of cluster.hubs)
+        expect(h.log().match(/nats-server before 2\.10 flushes JetStream/g)).toHaveLength(1);
+    },
+    150_000 + schedule.rounds * 90_000
+  );
+});
