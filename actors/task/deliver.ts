@@ -113,21 +113,22 @@ export class TaskDelivery {
    * Deliver the task's undelivered message (Task.delivery `pending`), once per message on this
    * node; a failure on the hub's side (log, database) is retried while this node owns the task
    * and it is still pending. After a crash or a move the next owner finds it pending again.
+   *
+   * The retries run inside the pair's lane: a later message of the same sender → recipient waits
+   * behind a failed one until it is delivered, queued or given up, never overtakes it (a NATS
+   * server killed under load once let a later message through while two earlier ones waited out
+   * their back-off).
    */
-  private startDelivery(
-    addr: ActorAddress,
-    task: Task,
-    opts: { notBefore?: number; tries?: number } = {}
-  ): void {
+  private startDelivery(addr: ActorAddress, task: Task, opts: { notBefore?: number } = {}): void {
     const { host } = this.core.o;
-    const job = `${task.id}#${task.messages.length}`;
+    const count = task.messages.length;
+    const job = `${task.id}#${count}`;
     // A restore always gets its turn: a delivery still under way on this node may belong to the
     // partition's previous activation (its "working" was never stored), and would leave the
     // restored task pending for good. The restored one rereads the task when its turn comes and
     // delivers only if it is still pending (at worst once more: at-least-once).
     if (this.delivering.has(job) && opts.notBefore === undefined) return;
     this.delivering.add(job);
-    const tries = opts.tries ?? 0;
     this.inLane(task, async (release) => {
       if (opts.notBefore !== undefined) {
         // Restored: the partition finishes activating first, and the old owner may finish a
@@ -135,23 +136,34 @@ export class TaskDelivery {
         await sleep(Math.max(0, opts.notBefore - this.core.now()));
         for (let i = 0; i < 400 && !host.owns(addr.partition); i++) await sleep(50);
       }
-      // The durable view that started this may be stale (a later change is already in memory,
-      // e.g. the push and the agent's answer): deliver only what the live task still holds.
-      if (!host.owns(addr.partition)) return;
-      const live = await this.core.read(addr);
-      if (!live || !isPending(live, task.messages.length)) return;
-      await this.deliver(addr, live, live.messages.at(-1)!, release);
+      for (let tries = 0; ; tries++) {
+        // The durable view that started this may be stale (a later change is already in memory,
+        // e.g. the push and the agent's answer): deliver only what the live task still holds.
+        if (!host.owns(addr.partition)) return;
+        try {
+          const live = await this.core.read(addr);
+          if (!live || !isPending(live, count)) return;
+          await this.deliver(addr, live, live.messages.at(-1)!, release);
+          return;
+        } catch (err) {
+          if (!this.mayRetry(addr, task, tries, err)) return;
+          await sleep(Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** tries));
+        }
+      }
     }).then(
       () => this.delivering.delete(job),
       (err: unknown) => {
         this.delivering.delete(job);
-        this.retryLater(addr, task, tries, err);
+        this.core.o.log.warn({ err, taskId: task.id }, 'delivery stopped unexpectedly');
       }
     );
   }
 
-  /** A delivery failed: retry it later while it is the hub's own failure, up to a limit. */
-  private retryLater(addr: ActorAddress, task: Task, tries: number, err: unknown): void {
+  /**
+   * A delivery failed: whether to try again, while it is the hub's own failure and this node owns
+   * the task, up to a limit (past it the task fails with the reason).
+   */
+  private mayRetry(addr: ActorAddress, task: Task, tries: number, err: unknown): boolean {
     const { host, log, metrics } = this.core.o;
     // Refused for good (too large, invalid): the owner's store failed the task with the reason.
     if (err instanceof HubError && !err.retryable) {
@@ -160,10 +172,10 @@ export class TaskDelivery {
         { err, taskId: task.id },
         'delivery failed for good; not retried'
       );
-      return;
+      return false;
     }
     // Moved away meanwhile: the new owner delivers it (and counts its own tries).
-    if (!host.owns(addr.partition)) return;
+    if (!host.owns(addr.partition)) return false;
     if (tries + 1 >= DELIVERY_MAX_TRIES) {
       metrics?.retryGiveUps.inc({ loop: 'delivery' });
       log.error(
@@ -177,25 +189,14 @@ export class TaskDelivery {
         .catch((e: unknown) =>
           log.warn({ err: e, taskId: task.id }, 'failing an undeliverable task failed')
         );
-      return;
+      return false;
     }
     this.throttled.warn(
       'delivery:retry',
       { err, taskId: task.id, tries: tries + 1 },
       'delivery failed; retrying'
     );
-    const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** tries);
-    setTimeout(() => {
-      if (!host.owns(addr.partition)) return;
-      void host.read(addr).then(
-        (v) => {
-          const t = v?.context as Task | undefined;
-          if (t && isPending(t, task.messages.length))
-            this.startDelivery(addr, t, { tries: tries + 1 });
-        },
-        (e: unknown) => log.warn({ err: e, taskId: task.id }, 'delivery retry read failed')
-      );
-    }, delay).unref();
+    return true;
   }
 
   /**
@@ -282,7 +283,8 @@ export class TaskDelivery {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** Unref'd: a back-off under way does not hold a stopping process. */
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 /** Still waiting for the owner to deliver the message that made it `count` messages long? */
 function isPending(t: Task, count: number): boolean {
