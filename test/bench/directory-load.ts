@@ -18,6 +18,10 @@ export interface DirectoryLoadReport {
   /** Longest event-loop stall while loading, ms. */
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
+  /** Longest piece of the load the directory ran without yielding, ms (the machine's load aside). */
+  longestSliceMs: number;
+  /** That longest piece's CPU time, ms (process CPU time: a busy machine does not inflate it). */
+  longestSliceCpuMs: number;
   /** Longest stall of the idle loop over the 3 s before the load, ms: the machine's share. */
   idleLoopDelayMaxMs: number;
 }
@@ -64,6 +68,8 @@ export async function measureDirectoryLoad(url: string): Promise<DirectoryLoadRe
       loadSeconds,
       loopDelayMaxMs: delay.max / 1e6,
       loopDelayP99Ms: delay.percentile(99) / 1e6,
+      longestSliceMs: live.stats().longestLoadSliceMs,
+      longestSliceCpuMs: live.stats().longestLoadSliceCpuMs,
       idleLoopDelayMaxMs: idle.max / 1e6,
     };
   } finally {
