@@ -241,7 +241,7 @@ export class LexemeIndex {
 const NONE: ArrayLike<number> = Object.freeze([]);
 
 function grown<T extends Int32Array | Float32Array>(from: T, to: T): T {
-  to.set(from as never);
+  to.set(from);
   return to;
 }
 

@@ -51,19 +51,17 @@ interface Folded {
   readonly lower: string;
 }
 
-/**
- * Rows built into the model between two turns of the event loop during a whole read: a few
- * milliseconds of work, so requests (answered with SQL meanwhile) never wait behind the load.
- */
+/** Rows a whole read fetches at a time (one round trip of the cursor each). */
 const LOAD_CHUNK_ROWS = 500;
 
 /**
- * A whole read's finish (the text index built and sorted) runs in steps of about this many units
- * of work (vectors, entries, comparisons: well under a millisecond), as many per turn of the
- * event loop as fit in FINISH_SLICE_MS.
+ * A whole read runs in small steps (LOAD_STEP rows; FINISH_STEP units of the text index's build:
+ * vectors, entries, comparisons), as many per turn of the event loop as fit in LOAD_SLICE_MS, so
+ * requests (answered with SQL meanwhile) never wait long behind the load, on a slow machine too.
  */
+const LOAD_STEP = 25;
 const FINISH_STEP = 1000;
-const FINISH_SLICE_MS = 4;
+const LOAD_SLICE_MS = 4;
 
 export class LiveDirectory {
   private model = new DirectoryModel();
@@ -249,11 +247,22 @@ export class LiveDirectory {
     model.beginBulk();
     const slices = new SliceTimes();
     const read = await readDirectoryChunks(this.sql, LOAD_CHUNK_ROWS, async (chunk) => {
-      slices.begin();
       for (const t of chunk.tenants) model.putTenant(t);
-      model.replaceAgents([], chunk.agents, chunk.locations);
-      slices.end();
-      await nextTurn();
+      // Rows in pieces of a few ms each (a new model: no agent to remove, and every location's
+      // agent came in an earlier chunk).
+      const { agents, locations } = chunk;
+      for (let a = 0, l = 0; a < agents.length || l < locations.length;) {
+        const t0 = slices.begin();
+        do {
+          if (a < agents.length) model.replaceAgents([], agents.slice(a, (a += LOAD_STEP)), []);
+          else model.replaceAgents([], [], locations.slice(l, (l += LOAD_STEP)));
+        } while (
+          (a < agents.length || l < locations.length) &&
+          performance.now() - t0 < LOAD_SLICE_MS
+        );
+        slices.end();
+        await nextTurn();
+      }
     });
     if (!BYTE_ORDER_COLLATIONS.has(read.collation)) {
       this.usable = false;
@@ -267,7 +276,7 @@ export class LiveDirectory {
     const steps = model.finishBulk(FINISH_STEP);
     for (let done = false; !done;) {
       const t0 = slices.begin();
-      while (!(done = steps.next().done === true) && performance.now() - t0 < FINISH_SLICE_MS);
+      while (!(done = steps.next().done === true) && performance.now() - t0 < LOAD_SLICE_MS);
       slices.end();
       if (!done) await nextTurn();
     }

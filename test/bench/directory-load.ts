@@ -2,7 +2,7 @@
 // agent after a full load (heap after GC before and after; needs node --expose-gc), the load's
 // wall time and the event loop's longest stall while it ran (monitorEventLoopDelay), beside the
 // longest stall of an idle loop on this machine just before (what the machine alone causes).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveDirectory } from '../../actors/directory/index.js';
 import { createDb } from '../../infra/db/index.js';
@@ -22,6 +22,8 @@ export interface DirectoryLoadReport {
   longestSliceMs: number;
   /** That longest piece's CPU time, ms (process CPU time: a busy machine does not inflate it). */
   longestSliceCpuMs: number;
+  /** Longest major GC pause during the load, ms (inside the slices or between them). */
+  gcPauseMaxMs: number;
   /** Longest stall of the idle loop over the 3 s before the load, ms: the machine's share. */
   idleLoopDelayMaxMs: number;
 }
@@ -51,11 +53,22 @@ export async function measureDirectoryLoad(url: string): Promise<DirectoryLoadRe
     const before = used();
     const live = new LiveDirectory(sql, silentLogger, { pruneEveryMs: 0 });
     const delay = monitorEventLoopDelay({ resolution: 5 });
+    let gcPauseMaxMs = 0;
+    const gcs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const kind = (e.detail as { kind?: number } | null)?.kind;
+        if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+          gcPauseMaxMs = Math.max(gcPauseMaxMs, e.duration);
+        }
+      }
+    });
+    gcs.observe({ entryTypes: ['gc'] });
     const t0 = performance.now();
     delay.enable();
     live.start();
     while (!live.stats().loaded) await sleep(5);
     delay.disable();
+    gcs.disconnect();
     const loadSeconds = (performance.now() - t0) / 1000;
     const after = used();
     const agents = live.stats().agents;
@@ -70,6 +83,7 @@ export async function measureDirectoryLoad(url: string): Promise<DirectoryLoadRe
       loopDelayP99Ms: delay.percentile(99) / 1e6,
       longestSliceMs: live.stats().longestLoadSliceMs,
       longestSliceCpuMs: live.stats().longestLoadSliceCpuMs,
+      gcPauseMaxMs,
       idleLoopDelayMaxMs: idle.max / 1e6,
     };
   } finally {
