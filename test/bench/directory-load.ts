@@ -2,6 +2,7 @@
 // agent after a full load (heap after GC before and after; needs node --expose-gc), the load's
 // wall time and the event loop's longest stall while it ran (monitorEventLoopDelay), beside the
 // longest stall of an idle loop on this machine just before (what the machine alone causes).
+import { loadavg } from 'node:os';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveDirectory } from '../../actors/directory/index.js';
@@ -24,6 +25,8 @@ export interface DirectoryLoadReport {
   longestSliceCpuMs: number;
   /** Longest major GC pause during the load, ms (inside the slices or between them). */
   gcPauseMaxMs: number;
+  /** The machine's load average (1, 5, 15 min) when the load ended: how loaded the figures are. */
+  loadAverage: number[];
   /** Longest stall of the idle loop over the 3 s before the load, ms: the machine's share. */
   idleLoopDelayMaxMs: number;
 }
@@ -84,6 +87,7 @@ export async function measureDirectoryLoad(url: string): Promise<DirectoryLoadRe
       longestSliceMs: live.stats().longestLoadSliceMs,
       longestSliceCpuMs: live.stats().longestLoadSliceCpuMs,
       gcPauseMaxMs,
+      loadAverage: loadavg(),
       idleLoopDelayMaxMs: idle.max / 1e6,
     };
   } finally {
