@@ -17,6 +17,7 @@ import { startNatsServer } from '../support/nats-server.js';
 import { startHubProcess } from '../support/hub-process.js';
 import { createDb, type Db } from '../../infra/db/index.js';
 import { measureDirectoryLoad, type DirectoryLoadReport } from './directory-load.js';
+import { ADMIN_TOKEN } from './queue-hub.js';
 import { seededDirectory } from './seeded-directory.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100_000);
@@ -352,6 +353,7 @@ async function discoverAt(
         NATS_URL: nats.url,
         DATABASE_URL: db.url,
         LOG_LEVEL: 'warn',
+        ADMIN_TOKEN,
         ...(process.env.DATABASE_POOL_SIZE
           ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }
           : {}),
@@ -361,6 +363,8 @@ async function discoverAt(
           : {}),
       },
     });
+    // The hub answers with SQL until its own whole read is in: measure the in-memory answers.
+    await directoryLoaded(hub.url);
     return {
       agents,
       locations: db.locations,
@@ -375,6 +379,19 @@ async function discoverAt(
     await sql.end({ timeout: 5 });
     await db.drop();
     await nats.close();
+  }
+}
+
+/** Wait until the hub at `url` has its directory in memory (or does not keep one). */
+async function directoryLoaded(url: string): Promise<void> {
+  for (;;) {
+    const r = await fetch(`${url}/debug/cluster`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    if (!r.ok) throw new Error(`/debug/cluster answered ${r.status}`);
+    const { directory } = (await r.json()) as { directory: { loaded: boolean } | null };
+    if (directory === null || directory.loaded) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
