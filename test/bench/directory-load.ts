@@ -21,7 +21,7 @@ export interface DirectoryLoadReport {
   loopDelayP99Ms: number;
   /** Longest piece of the load the directory ran without yielding, ms (the machine's load aside). */
   longestSliceMs: number;
-  /** That longest piece's CPU time, ms (process CPU time: a busy machine does not inflate it). */
+  /** The longest piece in the loading thread's CPU time, ms (a busy machine does not inflate it). */
   longestSliceCpuMs: number;
   /** Longest major GC pause during the load, ms (inside the slices or between them). */
   gcPauseMaxMs: number;
