@@ -4,15 +4,18 @@
 // live-directory.ts keeps it current. Searching it answers exactly what the SQL would (the parity
 // tests compare them), without a statement per search.
 //
-// Agents are numbered (slots), and every index lists slots in plain arrays: a search walks a few
-// thousand small integers and marks them in typed arrays, which is what keeps it well under a
-// millisecond on 100,000 agents.
+// Agents are numbered (slots), and every index lists slots: a search walks a few thousand small
+// integers and marks them in typed arrays, which is what keeps it well under a millisecond on
+// 100,000 agents. A whole read builds the model in bulk (beginBulk/finishBulk): the text index is
+// built once every vector is in, in pieces that give the event loop turns between them.
 import type {
   DirectoryModelAgentRow,
   DirectoryModelLocationRow,
   DirectoryModelTenantRow,
 } from '../../infra/db/index.js';
-import { compareLexemes, orEntryTerm, parseTsVector, type TsVector } from './text-search.js';
+import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
+import { parseTsVector, type TsVector } from './text-search.js';
+import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
 
 export interface ModelLocation {
@@ -99,50 +102,6 @@ export class SlotIndex {
 
 const NONE: readonly number[] = [];
 
-/** Per lexeme: the slots holding it and, beside each, what it adds to an OR query's rank. */
-export interface Posting {
-  readonly slots: number[];
-  readonly terms: number[];
-}
-
-/** Lexemes → postings. Empty postings are removed. */
-export class LexemeIndex {
-  readonly byValue = new Map<string, Posting>();
-
-  /** True when the lexeme is new to the index. */
-  add(lexeme: string, slot: number, term: number): boolean {
-    const p = this.byValue.get(lexeme);
-    if (p !== undefined) {
-      p.slots.push(slot);
-      p.terms.push(term);
-      return false;
-    }
-    this.byValue.set(lexeme, { slots: [slot], terms: [term] });
-    return true;
-  }
-
-  /** True when the lexeme left the index. */
-  remove(lexeme: string, slot: number): boolean {
-    const p = this.byValue.get(lexeme);
-    if (p === undefined) return false;
-    const at = p.slots.lastIndexOf(slot);
-    if (at >= 0) {
-      const last = p.slots.length - 1;
-      p.slots[at] = p.slots[last] as number;
-      p.terms[at] = p.terms[last] as number;
-      p.slots.pop();
-      p.terms.pop();
-    }
-    if (p.slots.length > 0) return false;
-    this.byValue.delete(lexeme);
-    return true;
-  }
-
-  get(lexeme: string): Posting | undefined {
-    return this.byValue.get(lexeme);
-  }
-}
-
 /**
  * Locations bucketed in cells of half a degree of latitude and longitude, so a radius scans only
  * the cells it can reach (a few hundred places around a city, not every place at its latitude).
@@ -163,7 +122,14 @@ export class DirectoryModel {
   readonly tenants = new Map<string, ModelTenant>();
   private readonly byNameLower = new Map<string, string>();
   private readonly bySlug = new Map<string, string>();
+  /** Every agent's tsvector, by slot. */
+  readonly tsvs = new TsvPool();
+  /** Lexeme id (tsvs) → the slots holding it. */
   readonly lexemes = new LexemeIndex();
+  /** Lexeme ids in PostgreSQL's order of their texts (prefix and OR-rank walks). */
+  readonly lexemeOrder = new LexemeOrder(this.tsvs.lexemeTexts);
+  /** True while a whole read fills the model: the text index is built at its end. */
+  private bulk = false;
   readonly categories = new SlotIndex();
   readonly tags = new SlotIndex();
   readonly skillTags = new SlotIndex();
@@ -173,34 +139,43 @@ export class DirectoryModel {
   /** cell (latCell * LNG_CELLS + lngCell) → the places in it. */
   readonly cells = new Map<number, Cell>();
   private readonly freeSlots: number[] = [];
-  private sortedLexemes: string[] | null = null;
   /** What searches read by slot, without touching an agent's record (see SlotColumns). */
   cols = new SlotColumns(1024);
   private readonly tenantOrdinals = new Map<string, number>();
   private stampCounter = 0;
-  /** Every agent's tsvector, by slot. */
-  readonly tsvs = new TsvPool();
 
   /** Slot's tsvector (materialized: for the agents a search tests or ranks). */
   tsvOf(slot: number): TsVector {
     return this.tsvs.get(slot);
   }
 
-  /** Give back the space replaced vectors held (after a whole read). */
-  compact(): void {
-    this.tsvs.compact();
-    // Columns at the agents' number (plus room for some more), not the doubling's capacity.
-    const fit = this.bySlot.length + 1024;
-    if (fit < this.cols.capacity) this.cols = this.cols.grown(fit);
+  /** Start a whole read: agents are put without their postings until finishBulk. */
+  beginBulk(): void {
+    this.bulk = true;
   }
 
   /**
-   * Lexemes in PostgreSQL's order (rebuilt after changes): those sharing a prefix are adjacent,
-   * and a prefix's lexemes come in the order a tsvector lists them, which ranking sums in.
+   * End a whole read: vectors packed, the text index built and sorted, columns cut to size. A
+   * generator yielding after about `budget` units of work, so no piece holds the loop long.
    */
-  lexemeList(): readonly string[] {
-    this.sortedLexemes ??= [...this.lexemes.byValue.keys()].sort(compareLexemes);
-    return this.sortedLexemes;
+  *finishBulk(budget: number): Generator<void> {
+    yield* this.tsvs.compacting(budget);
+    const slots = this.bySlot.length;
+    yield* this.lexemes.build(this.tsvs, slots, this.tsvs.lexemeTexts.length, budget);
+    yield* this.lexemeOrder.sortAll(budget);
+    // Columns at the agents' number (plus room for some more), not the doubling's capacity.
+    const fit = slots + 1024;
+    if (fit < this.cols.capacity) {
+      const next = new SlotColumns(fit);
+      yield* next.copyFrom(this.cols);
+      this.cols = next;
+    }
+    this.bulk = false;
+  }
+
+  /** The id of a lexeme some agent's vector held, or undefined. */
+  lexemeId(lexeme: string): number | undefined {
+    return this.tsvs.idFor(lexeme);
   }
 
   /** A new stamp for `cols.seen` / `cols.marked`: slots carrying it were touched by this search. */
@@ -311,11 +286,10 @@ export class DirectoryModel {
     const agent = this.place(row, this.takeSlot());
     const slot = agent.slot;
     this.tsvs.put(slot, tsv);
-    for (let i = 0; i < tsv.lexemes.length; i++) {
-      const lexeme = tsv.lexemes[i] as string;
-      if (this.lexemes.add(this.lexemeKey(lexeme), slot, orEntryTerm(tsv, i))) {
-        this.sortedLexemes = null;
-      }
+    if (!this.bulk) {
+      this.tsvs.visit(slot, (id, pos, start, end) => {
+        this.lexemes.add(id, slot, orEntryFloat(pos, start, end));
+      });
     }
     if (agent.categoryKey !== null) this.categories.add(agent.categoryKey, slot);
     for (const v of agent.tagKeys) this.tags.add(v, slot);
@@ -383,11 +357,6 @@ export class DirectoryModel {
     return values.length === 0 ? EMPTY : values.map((v) => this.canon(v));
   }
 
-  /** The pool's copy of a lexeme it holds (flat, held once for the pool and the index). */
-  private lexemeKey(lexeme: string): string {
-    return this.tsvs.text(lexeme) ?? lexeme;
-  }
-
   private sameIndexEntries(old: ModelAgent, row: DirectoryModelAgentRow, tsv: TsVector): boolean {
     return (
       old.tenantId === row.tenantId &&
@@ -441,9 +410,7 @@ export class DirectoryModel {
     this.agents.delete(id);
     this.bySlot[slot] = undefined;
     this.freeSlots.push(slot);
-    for (const lexeme of this.tsvs.lexemesOf(slot)) {
-      if (this.lexemes.remove(lexeme, slot)) this.sortedLexemes = null;
-    }
+    this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);
     if (agent.categoryKey !== null) this.categories.remove(agent.categoryKey, slot);
     for (const v of agent.tagKeys) this.tags.remove(v, slot);
@@ -506,42 +473,53 @@ export class SlotColumns {
   readonly flags: Uint8Array;
   readonly tenant: Int32Array;
   readonly rating: Float64Array;
-  readonly ratingCount: Float64Array;
+  readonly ratingCount: Int32Array;
   readonly usage: Float64Array;
   readonly created: Float64Array;
   readonly seen: Uint32Array;
   readonly marked: Uint32Array;
-  readonly sumA: Float64Array;
-  readonly sumB: Float64Array;
-  readonly rank: Float64Array;
+  /** Float sums and ranks (calc_rank_or's float4): a Float32Array store rounds as it does. */
+  readonly sumA: Float32Array;
+  readonly sumB: Float32Array;
+  readonly rank: Float32Array;
 
   constructor(readonly capacity: number) {
     this.flags = new Uint8Array(capacity);
     this.tenant = new Int32Array(capacity);
     this.rating = new Float64Array(capacity);
-    this.ratingCount = new Float64Array(capacity);
+    this.ratingCount = new Int32Array(capacity);
     this.usage = new Float64Array(capacity);
     this.created = new Float64Array(capacity);
     this.seen = new Uint32Array(capacity);
     this.marked = new Uint32Array(capacity);
-    this.sumA = new Float64Array(capacity);
-    this.sumB = new Float64Array(capacity);
-    this.rank = new Float64Array(capacity);
+    this.sumA = new Float32Array(capacity);
+    this.sumB = new Float32Array(capacity);
+    this.rank = new Float32Array(capacity);
   }
 
   /** A copy at another capacity (smaller only when the slots above it are free). */
   grown(capacity: number): SlotColumns {
     const next = new SlotColumns(capacity);
-    const n = Math.min(capacity, this.capacity);
-    next.flags.set(this.flags.subarray(0, n));
-    next.tenant.set(this.tenant.subarray(0, n));
-    next.rating.set(this.rating.subarray(0, n));
-    next.ratingCount.set(this.ratingCount.subarray(0, n));
-    next.usage.set(this.usage.subarray(0, n));
-    next.created.set(this.created.subarray(0, n));
-    next.seen.set(this.seen.subarray(0, n));
-    next.marked.set(this.marked.subarray(0, n));
+    const steps = next.copyFrom(this);
+    while (steps.next().done !== true);
     return next;
+  }
+
+  /** Copy what `from` holds (as far as this capacity goes), yielding between columns. */
+  *copyFrom(from: SlotColumns): Generator<void> {
+    const n = Math.min(this.capacity, from.capacity);
+    this.flags.set(from.flags.subarray(0, n));
+    this.tenant.set(from.tenant.subarray(0, n));
+    yield;
+    this.rating.set(from.rating.subarray(0, n));
+    this.ratingCount.set(from.ratingCount.subarray(0, n));
+    yield;
+    this.usage.set(from.usage.subarray(0, n));
+    yield;
+    this.created.set(from.created.subarray(0, n));
+    yield;
+    this.seen.set(from.seen.subarray(0, n));
+    this.marked.set(from.marked.subarray(0, n));
   }
 }
 

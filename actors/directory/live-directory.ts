@@ -5,6 +5,7 @@
 // every directory write that committed before the request, on any node or through any path.
 // Until the first whole read has finished, and on a database whose collation does not sort ids
 // in byte order, the caller answers with SQL instead (`undefined`).
+import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BYTE_ORDER_COLLATIONS,
@@ -51,11 +52,17 @@ interface Folded {
   readonly lower: string;
 }
 
-/**
- * Rows built into the model between two turns of the event loop during a whole read: a few
- * milliseconds of work, so requests (answered with SQL meanwhile) never wait behind the load.
- */
+/** Rows a whole read fetches at a time (one round trip of the cursor each). */
 const LOAD_CHUNK_ROWS = 500;
+
+/**
+ * A whole read runs in small steps (LOAD_STEP rows; FINISH_STEP units of the text index's build:
+ * vectors, entries, comparisons), as many per turn of the event loop as fit in LOAD_SLICE_MS, so
+ * requests (answered with SQL meanwhile) never wait long behind the load, on a slow machine too.
+ */
+const LOAD_STEP = 25;
+const FINISH_STEP = 1000;
+const LOAD_SLICE_MS = 4;
 
 export class LiveDirectory {
   private model = new DirectoryModel();
@@ -69,6 +76,8 @@ export class LiveDirectory {
   private readonly pruneTimer: NodeJS.Timeout | undefined;
   private readonly maxKept: number;
   private fullReads = 0;
+  /** The pieces of the last whole read this code ran without a turn of the loop. */
+  private loadSlices = new SliceTimes();
 
   constructor(
     private readonly sql: Queryable,
@@ -160,6 +169,10 @@ export class LiveDirectory {
     generation: string | null;
     agents: number;
     fullReads: number;
+    /** The longest piece of the last whole read run without a turn of the loop, ms. */
+    longestLoadSliceMs: number;
+    /** The longest such piece in this thread's CPU time, ms: what a loaded machine does not inflate. */
+    longestLoadSliceCpuMs: number;
   } {
     return {
       usable: this.usable,
@@ -167,6 +180,8 @@ export class LiveDirectory {
       generation: this.generation === undefined ? null : String(this.generation),
       agents: this.model.agents.size,
       fullReads: this.fullReads,
+      longestLoadSliceMs: this.loadSlices.longestMs,
+      longestLoadSliceCpuMs: this.loadSlices.longestCpuMs,
     };
   }
 
@@ -230,10 +245,25 @@ export class LiveDirectory {
    */
   private async loadWhole(): Promise<number | undefined> {
     const model = new DirectoryModel();
+    model.beginBulk();
+    const slices = new SliceTimes();
     const read = await readDirectoryChunks(this.sql, LOAD_CHUNK_ROWS, async (chunk) => {
       for (const t of chunk.tenants) model.putTenant(t);
-      model.replaceAgents([], chunk.agents, chunk.locations);
-      await nextTurn();
+      // Rows in pieces of a few ms each (a new model: no agent to remove, and every location's
+      // agent came in an earlier chunk).
+      const { agents, locations } = chunk;
+      for (let a = 0, l = 0; a < agents.length || l < locations.length;) {
+        const t0 = slices.begin();
+        do {
+          if (a < agents.length) model.replaceAgents([], agents.slice(a, (a += LOAD_STEP)), []);
+          else model.replaceAgents([], [], locations.slice(l, (l += LOAD_STEP)));
+        } while (
+          (a < agents.length || l < locations.length) &&
+          performance.now() - t0 < LOAD_SLICE_MS
+        );
+        slices.end();
+        await nextTurn();
+      }
     });
     if (!BYTE_ORDER_COLLATIONS.has(read.collation)) {
       this.usable = false;
@@ -243,7 +273,15 @@ export class LiveDirectory {
       );
       return undefined;
     }
-    model.compact();
+    // Small steps, run until a slice's time is spent: slices stay short on a slow machine too.
+    const steps = model.finishBulk(FINISH_STEP);
+    for (let done = false; !done;) {
+      const t0 = slices.begin();
+      while (!(done = steps.next().done === true) && performance.now() - t0 < LOAD_SLICE_MS);
+      slices.end();
+      if (!done) await nextTurn();
+    }
+    this.loadSlices = slices;
     this.model = model;
     this.generation = BigInt(read.generation);
     this.fullReads++;
@@ -304,6 +342,38 @@ export class LiveDirectory {
       }
     }
     return out;
+  }
+}
+
+/** The longest of a series of synchronous pieces of work, in wall time and in CPU time. */
+class SliceTimes {
+  longestMs = 0;
+  longestCpuMs = 0;
+  private t0 = 0;
+  private cpu0 = 0;
+
+  begin(): number {
+    this.cpu0 = threadCpuMs();
+    this.t0 = performance.now();
+    return this.t0;
+  }
+
+  end(): void {
+    this.longestMs = Math.max(this.longestMs, performance.now() - this.t0);
+    this.longestCpuMs = Math.max(this.longestCpuMs, threadCpuMs() - this.cpu0);
+  }
+}
+
+/**
+ * This thread's CPU time, ms: on Linux from /proc/thread-self/schedstat (time other processes
+ * or V8's helper threads ran is not in it), elsewhere the process's.
+ */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    const c = process.cpuUsage();
+    return (c.user + c.system) / 1000;
   }
 }
 

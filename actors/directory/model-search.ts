@@ -21,14 +21,7 @@ import {
   type SlotColumns,
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
-import {
-  lowerBound,
-  rankPlanOf,
-  tsMatch,
-  tsRank,
-  type TsQuery,
-  type TsTerm,
-} from './text-search.js';
+import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
 export interface ResolvedSearch {
@@ -48,7 +41,7 @@ export interface ResolvedSearch {
 type Covers = 'text' | 'category' | 'tag' | 'skillTag' | 'contentMode' | 'country' | 'tenant';
 
 interface Source {
-  readonly lists: ReadonlyArray<readonly number[]>;
+  readonly lists: ReadonlyArray<ArrayLike<number>>;
   readonly size: number;
   readonly covers: Covers;
 }
@@ -218,22 +211,17 @@ function sumPostings(
   items: readonly TsTerm[],
   stamp: number,
   marked: Uint32Array,
-  sums: Float64Array
+  sums: Float32Array
 ): void {
-  const list = model.lexemeList();
+  const order = model.lexemeOrder;
+  const texts = model.tsvs.lexemeTexts;
   for (const item of items) {
-    for (let i = lowerBound(list, item.lexeme); i < list.length; i++) {
-      const lexeme = list[i] as string;
+    const ids = order.ids();
+    for (let i = order.lowerBound(item.lexeme); i < ids.length; i++) {
+      const id = ids[i] as number;
+      const lexeme = texts[id] as string;
       if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
-      const p = model.lexemes.get(lexeme);
-      if (p === undefined) continue;
-      const { slots, terms } = p;
-      for (let k = 0; k < slots.length; k++) {
-        const slot = slots[k] as number;
-        if (marked[slot] === stamp) {
-          sums[slot] = Math.fround((sums[slot] as number) + (terms[k] as number));
-        }
-      }
+      model.lexemes.addShares(id, stamp, marked, sums);
     }
   }
 }
@@ -250,7 +238,7 @@ function candidateSources(
   r: ResolvedSearch
 ): [Source, Source | undefined] {
   const options: Source[] = [];
-  const add = (lists: ReadonlyArray<readonly number[]>, covers: Covers) => {
+  const add = (lists: ReadonlyArray<ArrayLike<number>>, covers: Covers) => {
     let size = 0;
     for (const l of lists) size += l.length;
     options.push({ lists, size, covers });
@@ -290,18 +278,21 @@ function isTermGroup(q: TsQuery): boolean {
 }
 
 /** The slots holding any of the terms (a prefix term: any lexeme that starts with it). */
-function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<readonly number[]> {
-  const lists: Array<readonly number[]> = [];
+function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<ArrayLike<number>> {
+  const lists: Array<ArrayLike<number>> = [];
   for (const term of group) {
     if (!term.prefix) {
-      lists.push(model.lexemes.get(term.lexeme)?.slots ?? []);
+      const id = model.lexemeId(term.lexeme);
+      if (id !== undefined) lists.push(model.lexemes.slotsOf(id));
       continue;
     }
-    const all = model.lexemeList();
-    for (let i = lowerBound(all, term.lexeme); i < all.length; i++) {
-      const lexeme = all[i] as string;
-      if (!lexeme.startsWith(term.lexeme)) break;
-      lists.push(model.lexemes.get(lexeme)?.slots ?? []);
+    const order = model.lexemeOrder;
+    const ids = order.ids();
+    const texts = model.tsvs.lexemeTexts;
+    for (let i = order.lowerBound(term.lexeme); i < ids.length; i++) {
+      const id = ids[i] as number;
+      if (!(texts[id] as string).startsWith(term.lexeme)) break;
+      if (model.lexemes.size(id) > 0) lists.push(model.lexemes.slotsOf(id));
     }
   }
   return lists;

@@ -168,9 +168,18 @@ function rankOr(v: TsVector, items: readonly TsTerm[]): number {
  * depends only on that lexeme's positions, so an inverted index can keep it beside each entry.
  */
 export function orEntryTerm(v: TsVector, i: number): number {
-  let post = v.pos;
-  let start = v.off[i]!;
-  let end = v.off[i + 1]!;
+  return orEntryFloat(v.pos, v.off[i]!, v.off[i + 1]!) / OR_ENTRY_DIVISOR;
+}
+
+/** The double constant calc_rank_or divides each entry's float by. */
+export const OR_ENTRY_DIVISOR = 1.64493406685;
+
+/**
+ * orEntryTerm before its division, for the positions pos[start..end): a float, so an index can
+ * keep it in a Float32Array exactly and divide when it sums (the same double either way).
+ */
+export function orEntryFloat(pos: Uint16Array, start: number, end: number): number {
+  let post = pos;
   if (start === end) {
     post = POSNULL_OR;
     start = 0;
@@ -190,8 +199,7 @@ export function orEntryTerm(v: TsVector, i: number): number {
     }
   }
   // Float arithmetic up to the double constant, then double.
-  const t = f32(f32(wjm + resj) - f32(wjm / ((jm + 1) * (jm + 1))));
-  return t / 1.64493406685;
+  return f32(f32(wjm + resj) - f32(wjm / ((jm + 1) * (jm + 1))));
 }
 
 /**

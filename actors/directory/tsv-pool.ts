@@ -89,19 +89,49 @@ export class TsvPool {
     return id === undefined ? undefined : this.texts[id];
   }
 
-  /** Slot's lexemes' texts (for index removal). */
-  lexemesOf(slot: number): readonly string[] {
-    return this.get(slot).lexemes;
+  /** Every lexeme's text, by id. */
+  get lexemeTexts(): readonly string[] {
+    return this.texts;
+  }
+
+  /** The id of a lexeme some vector held (ids are never reused), or undefined. */
+  idFor(lexeme: string): number | undefined {
+    return this.ids.get(lexeme);
+  }
+
+  /** Slot's lexemes: each one's id and its positions pos[start..end). */
+  visit(
+    slot: number,
+    each: (id: number, pos: Uint16Array, start: number, end: number) => void
+  ): void {
+    const entries = slot < this.count.length ? (this.count[slot] as number) : 0;
+    const at = this.start[slot] as number;
+    for (let i = 0; i + 1 < entries; i++) {
+      each(
+        this.lex[at + i] as number,
+        this.pos,
+        this.off[at + i] as number,
+        this.off[at + i + 1] as number
+      );
+    }
   }
 
   /** Rewrite the arrays without the space of replaced vectors, at their exact size. */
   compact(): void {
+    const steps = this.compacting(Infinity);
+    while (steps.next().done !== true);
+  }
+
+  /** compact(), yielding after about `budget` slots (the arrays are swapped in at the end). */
+  *compacting(budget: number): Generator<void> {
     const lex = new Int32Array(this.lexUsed - this.lexFree + 1);
     const off = new Uint32Array(lex.length);
     const pos = new Uint16Array(this.posUsed - this.posFree + 1);
+    const start = new Uint32Array(this.start.length);
     let l = 0;
     let p = 0;
     for (let slot = 0; slot < this.count.length; slot++) {
+      if (slot % budget === budget - 1) yield;
       const entries = this.count[slot] as number;
       if (entries === 0) continue;
       const at = this.start[slot] as number;
@@ -112,10 +142,11 @@ export class TsvPool {
         off[l + i] = p + (this.off[at + i] as number) - from;
       }
       pos.set(this.pos.subarray(from, to), p);
-      this.start[slot] = l;
+      start[slot] = l;
       l += entries;
       p += to - from;
     }
+    this.start = start;
     this.lex = lex;
     this.off = off;
     this.pos = pos;

@@ -8,17 +8,24 @@
 // BENCH_DIRECTORY_ONLY=search,nearby,searchCached,nearbyCached picks some of the four.
 // Before the hub starts, the bench process loads the same directory into a LiveDirectory of its
 // own (directory-load.ts): heap per agent, load time and the event loop's longest stall during
-// the load (issue 31). Then the same at BENCH_LARGE_AGENTS (1,000,000; 0 skips it): seed, load,
-// and the uncached search and nearby latencies beside `SELECT 1`.
+// the load (issue 31). Then the same at each further size of BENCH_DIRECTORY_SIZES (a comma list
+// whose first entry replaces BENCH_AGENTS; default BENCH_AGENTS,BENCH_LARGE_AGENTS, the latter
+// 1,000,000, 0 skipping it): seed, load, and the uncached search and nearby latencies beside
+// `SELECT 1`. BENCH_KEEP_DB=1 keeps each size's seed for the next run (seeded-directory.ts).
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
-import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
-import { createDb, migrate, type Db } from '../../infra/db/index.js';
+import { createDb, type Db } from '../../infra/db/index.js';
 import { measureDirectoryLoad, type DirectoryLoadReport } from './directory-load.js';
+import { ADMIN_TOKEN } from './queue-hub.js';
+import { seededDirectory } from './seeded-directory.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 100_000);
 const LARGE_AGENTS = Number(process.env.BENCH_LARGE_AGENTS ?? 1_000_000);
+const SIZES = (process.env.BENCH_DIRECTORY_SIZES ?? `${AGENTS},${LARGE_AGENTS}`)
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONCURRENCY = 20;
@@ -43,11 +50,13 @@ export interface DiscoverBenchReport {
   agents: number;
   locations: number;
   seedSeconds: number;
+  /** True when the database was a copy of a seed kept from an earlier run (BENCH_KEEP_DB=1). */
+  seedCopied: boolean;
   concurrency: number;
   /** The directory loaded in the bench process: heap per agent, load time and stall. */
   load: DirectoryLoadReport;
-  /** The second size (BENCH_LARGE_AGENTS), uncached rows only; absent when skipped. */
-  large?: Omit<DiscoverBenchReport, 'large'>;
+  /** The further sizes (BENCH_DIRECTORY_SIZES), uncached rows only. */
+  larger: Array<Omit<DiscoverBenchReport, 'larger'>>;
   selectOne: Latency;
   /** Uncached: every answer read afresh. */
   search: Latency;
@@ -321,31 +330,30 @@ export function typo(word: string, i: number): string {
 }
 
 export async function discoverBench(): Promise<DiscoverBenchReport> {
-  const report = await discoverAt(AGENTS);
-  if (LARGE_AGENTS <= 0) return report;
-  return { ...report, large: await discoverAt(LARGE_AGENTS, 'search,nearby') };
+  const [first = AGENTS, ...rest] = SIZES;
+  const report = await discoverAt(first);
+  const larger = [];
+  for (const agents of rest) larger.push(await discoverAt(agents, 'search,nearby'));
+  return { ...report, larger };
 }
 
 /** Seed `agents`, measure the load in this process, then a hub's answers. */
 async function discoverAt(
   agents: number,
   only?: string
-): Promise<Omit<DiscoverBenchReport, 'large'>> {
+): Promise<Omit<DiscoverBenchReport, 'larger'>> {
   const nats = await startNatsServer();
-  const db = await createTestDatabase('burrow_bench_d');
+  const db = await seededDirectory(agents);
   const sql = createDb(db.url, { max: CONCURRENCY });
   let hub: Awaited<ReturnType<typeof startHubProcess>> | undefined;
   try {
-    await migrate(sql);
-    const t0 = performance.now();
-    const { locations } = await seedDirectory(sql, agents);
-    const seedSeconds = (performance.now() - t0) / 1000;
     const load = await measureDirectoryLoad(db.url);
     hub = await startHubProcess({
       env: {
         NATS_URL: nats.url,
         DATABASE_URL: db.url,
         LOG_LEVEL: 'warn',
+        ADMIN_TOKEN,
         ...(process.env.DATABASE_POOL_SIZE
           ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }
           : {}),
@@ -355,10 +363,13 @@ async function discoverAt(
           : {}),
       },
     });
+    // The hub answers with SQL until its own whole read is in: measure the in-memory answers.
+    await directoryLoaded(hub.url);
     return {
       agents,
-      locations,
-      seedSeconds,
+      locations: db.locations,
+      seedSeconds: db.seedSeconds,
+      seedCopied: db.copied,
       concurrency: CONCURRENCY,
       load,
       ...(await measureDirectory(hub.url, sql, only)),
@@ -371,9 +382,22 @@ async function discoverAt(
   }
 }
 
+/** Wait until the hub at `url` has its directory in memory (or does not keep one). */
+async function directoryLoaded(url: string): Promise<void> {
+  for (;;) {
+    const r = await fetch(`${url}/debug/cluster`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    if (!r.ok) throw new Error(`/debug/cluster answered ${r.status}`);
+    const { directory } = (await r.json()) as { directory: { loaded: boolean } | null };
+    if (directory === null || directory.loaded) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export type DirectoryMeasures = Omit<
   DiscoverBenchReport,
-  'agents' | 'locations' | 'seedSeconds' | 'concurrency' | 'load' | 'large'
+  'agents' | 'locations' | 'seedSeconds' | 'seedCopied' | 'concurrency' | 'load' | 'larger'
 >;
 
 /** The measurements, against a hub at `hubUrl` serving the directory seeded in `sql`. */

@@ -310,9 +310,11 @@ async function discoverReport() {
   const row = (name: string, l: (typeof d)['search']) =>
     `| ${name} | ${fmt(l.throughput, 0)} | ${fmt(l.p50, 2)} | ${fmt(l.p90, 2)} | ${fmt(l.p99, 2)} | ${fmt(l.max, 1)} | ${l.errors} | ${fmt(l.meanMatches, 0)} |`;
   const loadLine = (x: Pick<typeof d, 'agents' | 'load'>) =>
-    `in-memory directory, ${x.agents} agents: ${fmt(x.load.bytesPerAgent, 0)} B/agent (heap ${fmt(x.load.heapUsedPerAgent, 0)} + typed arrays ${fmt(x.load.arrayBuffersPerAgent, 0)}), loaded in ${fmt(x.load.loadSeconds, 1)} s, event-loop delay max ${fmt(x.load.loopDelayMaxMs, 0)} ms during the load (p99 ${fmt(x.load.loopDelayP99Ms, 0)} ms; idle loop's max just before ${fmt(x.load.idleLoopDelayMaxMs, 0)} ms)`;
+    `in-memory directory, ${x.agents} agents: ${fmt(x.load.bytesPerAgent, 0)} B/agent (heap ${fmt(x.load.heapUsedPerAgent, 0)} + typed arrays ${fmt(x.load.arrayBuffersPerAgent, 0)}), loaded in ${fmt(x.load.loadSeconds, 1)} s, event-loop delay max ${fmt(x.load.loopDelayMaxMs, 0)} ms during the load (p99 ${fmt(x.load.loopDelayP99Ms, 0)} ms; idle loop's max just before ${fmt(x.load.idleLoopDelayMaxMs, 0)} ms); longest slice the load ran ${fmt(x.load.longestSliceMs, 1)} ms (CPU ${fmt(x.load.longestSliceCpuMs, 1)} ms), longest major GC pause ${fmt(x.load.gcPauseMaxMs, 1)} ms; machine load average ${x.load.loadAverage.map((n) => n.toFixed(1)).join(' ')} (1, 5, 15 min) when it ended`;
+  const seeded = (x: Pick<typeof d, 'locations' | 'seedSeconds' | 'seedCopied'>) =>
+    `${x.locations} locations; ${x.seedCopied ? 'copied from the kept seed' : 'seeded'} in ${fmt(x.seedSeconds, 0)} s`;
   const lines = [
-    `\nDirectory, ${d.agents} agents (${d.locations} locations; seeded in ${fmt(d.seedSeconds, 0)} s), ${d.concurrency} concurrent clients (${cpus().length} cores)`,
+    `\nDirectory, ${d.agents} agents (${seeded(d)}), ${d.concurrency} concurrent clients (${cpus().length} cores)`,
     loadLine(d),
     '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
     row('PostgreSQL `SELECT 1` round trip (postgres.js)', d.selectOne),
@@ -328,10 +330,9 @@ async function discoverReport() {
     ),
     `target: p99 ≤ 15 ms for search and nearby (no-cache rows: every answer computed afresh, after a fresh read of the directory generation)`,
   ];
-  if (d.large !== undefined) {
-    const l = d.large;
+  for (const l of d.larger) {
     lines.push(
-      `\nDirectory, ${l.agents} agents (${l.locations} locations; seeded in ${fmt(l.seedSeconds, 0)} s)`,
+      `\nDirectory, ${l.agents} agents (${seeded(l)})`,
       loadLine(l),
       '| measure | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | mean matches |',
       row('PostgreSQL `SELECT 1` round trip (postgres.js)', l.selectOne),
