@@ -13,10 +13,11 @@
 // `node --import tsx test/bench/prototype-hub.ts <port> <nats url> <database url> <api key> <agent key>`
 import { createHash, randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type PubAck } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import postgres from 'postgres';
 import uWS from 'uWebSockets.js';
 import { EnvelopeSigner, generateSigningKey } from '../../runtime/envelope/index.js';
+import { JetStreamPublisher, type PubAck } from '../../runtime/bus/index.js';
 
 const [portArg, natsUrl, dbUrl, senderKey, agentKey] = process.argv.slice(2);
 const hash = (key: string) => createHash('sha256').update(key).digest('base64url');
@@ -28,7 +29,12 @@ const keys = new Map([
 const nc = await connect({ servers: natsUrl! });
 const jsm = await jetstreamManager(nc);
 await jsm.streams.add({ name: 'PROTO', subjects: ['proto.>'], num_replicas: 1 });
-const js = jetstream(nc);
+// The hub's own publisher: a JetStream publish with its ack and a timeout, without the Error
+// objects nats.js builds for every request (js.publish spent 13% of this program's CPU on them).
+const js = new JetStreamPublisher(nc);
+const enc = new TextEncoder();
+const publish = (subject: string, body: string) =>
+  js.publish(subject, enc.encode(body), undefined, 5000);
 const sql = postgres(dbUrl!, { max: 2 });
 await sql`create table if not exists proto_tasks (id text primary key, sender text, recipient text,
   state text, body jsonb)`;
@@ -116,7 +122,7 @@ function onBody(
     messages: [message],
     artifacts: [] as unknown[],
   };
-  const submitted = js.publish(`proto.task.${id}`, JSON.stringify(task));
+  const submitted = publish(`proto.task.${id}`, JSON.stringify(task));
   const envelope = signer.sign(
     {
       sender: who,
@@ -146,7 +152,7 @@ function onAgentFrame(data: ArrayBuffer): void {
   task['status'] = { state: f.status?.state ?? 'completed', timestamp: Date.now() };
   if (f.artifact !== undefined) (task['artifacts'] as unknown[]).push(f.artifact);
   const body = JSON.stringify(task);
-  const completed = js.publish(`proto.task.${f.taskId}`, body);
+  const completed = publish(`proto.task.${f.taskId}`, body);
   rows.push({
     id: f.taskId,
     sender: task['senderId'],

@@ -28,9 +28,11 @@ const PROTOTYPE = process.env.BENCH_PROTOTYPE !== '0';
 export function child(
   script: string,
   args: string[],
-  ready: RegExp
+  ready: RegExp,
+  nodeArgs: readonly string[] = []
 ): Promise<{ proc: ChildProcess; line: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, script), ...args], {
+  const argv = [...nodeArgs, '--import', 'tsx', resolve(ROOT, script), ...args];
+  const proc = spawn(process.execPath, argv, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -153,7 +155,9 @@ export async function roundTrip(): Promise<RoundTripReport> {
         await child(
           'test/bench/prototype-hub.ts',
           [String(protoPort), nats.url, db.url, sender.apiKey, echo.apiKey],
-          /^listening/
+          /^listening/,
+          // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": the prototype's own profile.
+          process.env.PROTO_NODE_ARGS?.split(' ') ?? []
         )
       ).proc;
       protoAgentProc = (
