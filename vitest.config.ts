@@ -59,7 +59,8 @@ export default defineConfig({
         test: {
           // Fault injection (docs/OPERATIONS.md "Fault tests"): the cluster script, partitions
           // moving, and kill -9 of a hub node, kill -9 of a NATS server and a PostgreSQL restart
-          // under load from 200 agents. Minutes per file, so it runs last.
+          // under load from 200 agents; pauses and network partitions (namespaces) with a checked
+          // history. Minutes per file, so it runs last.
           name: 'fault',
           include: ['test/fault/**/*.fault.test.ts'],
           ...serverTier,

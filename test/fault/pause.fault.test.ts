@@ -15,14 +15,12 @@ import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
 import { History } from './support/history.js';
 import { checkHistory, formatViolations } from './support/history-checker.js';
 import { startRateProber, startTaskReader } from './support/observers.js';
-import { faultSchedule } from './support/schedule.js';
+import { KNOWN_FAILURES, faultSchedule } from './support/schedule.js';
 import { QUEUE_ADMIN_TOKEN, ownedPartitions, waitOwnership } from '../support/queue-helpers.js';
 import type { HubProcess } from '../support/hub-process.js';
 
 const schedule = faultSchedule(1);
 const RATE_PROBE_PER_MINUTE = 30;
-/** Checks this scenario fails at times today, left to npm run test:jepsen (see above). */
-const KNOWN_FAILURES = ['order', 'redelivered'] as const;
 let cluster: FaultCluster;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`${line}\n`);

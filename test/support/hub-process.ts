@@ -30,19 +30,22 @@ export interface HubProcessOptions {
   /** Wait until GET /health answers (any status). Default true. */
   waitReady?: boolean;
   readyTimeoutMs?: number;
+  /** Run in this network namespace (`ip netns exec`, which execs: same pid), reached at `host`. */
+  netns?: { name: string; host: string; port: number };
 }
 
 export async function startHubProcess(opts: HubProcessOptions): Promise<HubProcess> {
-  const [port] = await freePorts(1);
+  const port = opts.netns?.port ?? (await freePorts(1))[0];
   const nodeId = opts.env.NODE_ID ?? `n${port}`;
   const dir = mkdtempSync(join(tmpdir(), 'burrow-hub-'));
   // Removed at exit even without close(): tests read the log after the process has gone.
   trackDir(dir);
   const logFile = join(dir, 'hub.log');
   const fd = openSync(logFile, 'a');
+  const argv = [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')];
   const child: ChildProcess = spawn(
-    process.execPath,
-    [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')],
+    opts.netns ? 'ip' : process.execPath,
+    opts.netns ? ['netns', 'exec', opts.netns.name, process.execPath, ...argv] : argv,
     {
       cwd: ROOT,
       env: {
@@ -62,7 +65,7 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
     child.once('exit', (code, signal) => r({ code, signal }))
   );
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${opts.netns?.host ?? '127.0.0.1'}:${port}`;
   const handle: HubProcess = {
     url,
     port: port!,

@@ -15,7 +15,11 @@ export class NatsProcess {
   private exited: Promise<void> = Promise.resolve();
   private spawnError: Error | undefined;
 
-  constructor(private readonly logFile: string) {}
+  /** `netns`: run the server in that network namespace (`ip netns exec`, which execs: same pid). */
+  constructor(
+    private readonly logFile: string,
+    private readonly netns?: string
+  ) {}
 
   get pid(): number {
     return this.child?.pid ?? -1;
@@ -27,7 +31,11 @@ export class NatsProcess {
     const fd = openSync(this.logFile, 'a');
     let child: ChildProcess;
     try {
-      child = spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', fd, fd] });
+      child = this.netns
+        ? spawn('ip', ['netns', 'exec', this.netns, NATS_SERVER_BIN, ...args], {
+            stdio: ['ignore', fd, fd],
+          })
+        : spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', fd, fd] });
     } finally {
       closeSync(fd);
     }

@@ -47,3 +47,10 @@ export function faultSchedule(defaultRounds: number): Schedule {
     pick: (xs) => xs[Math.floor(next() * xs.length)]!,
   };
 }
+
+/**
+ * Checks that fail at times today on the path that pushes a frame to a socket another node holds
+ * (docs/OPERATIONS.md "Partitions and pauses": tasks delivered twice, FIFO overtakes): the pause
+ * and partition tests print them, and fail on them only with BURROW_FAULT_STRICT=1.
+ */
+export const KNOWN_FAILURES = ['order', 'redelivered'] as const;

@@ -1,0 +1,174 @@
+// Network partitions (issue 32 Must 1): 3 NATS servers and 2 hub nodes, each in a network namespace
+// of its own on this machine (support/netns.ts), under steady load from the test process (40
+// WebSocket agents sending over HTTP, a task reader, a rate probe). Each round cuts, in an order
+// from the seed: a hub from every NATS server, a NATS server from the other two (only with
+// BURROW_FAULT_STRICT=1, see KINDS), and a hub from its clients (the test process); each cut lasts
+// a random time, then heals, and the test waits until the hubs own all partitions between them
+// again. Afterwards the history checker judges the
+// run exactly as in pause.fault.test.ts, with the same known failures (printed, failed on only
+// with BURROW_FAULT_STRICT=1: docs/OPERATIONS.md "Partitions and pauses").
+// The seed is printed; BURROW_FAULT_SEED replays a run and BURROW_FAULT_ROUNDS sets the rounds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentFleet } from './support/agent-fleet.js';
+import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
+import { History } from './support/history.js';
+import { checkHistory, formatViolations } from './support/history-checker.js';
+import {
+  HUB_NODES,
+  NATS_NODES,
+  portFor,
+  startNetnsCluster,
+  type NetnsCluster,
+} from './support/netns-cluster.js';
+import { startRateProber, startTaskReader } from './support/observers.js';
+import { KNOWN_FAILURES, faultSchedule } from './support/schedule.js';
+
+const schedule = faultSchedule(1);
+const RATE_PROBE_PER_MINUTE = 30;
+let cluster: NetnsCluster;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+type Kind = 'hub-from-nats' | 'nats-from-nats' | 'hub-from-clients';
+/**
+ * A NATS server cut from the other two lost acknowledged messages in the rebalance after the heal
+ * (seed 374119235: 74 tasks `submitted` for good; docs/OPERATIONS.md "Partitions and pauses"), so
+ * that partition runs only in `npm run test:jepsen` (BURROW_FAULT_STRICT=1) until it is fixed.
+ */
+const KINDS: readonly Kind[] = schedule.strict
+  ? ['hub-from-nats', 'nats-from-nats', 'hub-from-clients']
+  : ['hub-from-nats', 'hub-from-clients'];
+
+/** Can `a` open a connection to `b` and `b` to `a` (the clients only connect, nobody to them)? */
+function reachable(a: string, b: string): boolean[] {
+  const lab = cluster.lab;
+  if (b === 'clients') return [lab.connects(b, a, portFor(b, a))];
+  return [lab.connects(a, b, portFor(a, b)), lab.connects(b, a, portFor(b, a))];
+}
+
+/** The cuts (pairs for NetLab.partition) of one partition of `kind` around `victim`. */
+function cutsOf(kind: Kind, victim: string): Array<[string, string]> {
+  if (kind === 'hub-from-nats') return NATS_NODES.map((n): [string, string] => [victim, n]);
+  if (kind === 'nats-from-nats')
+    return NATS_NODES.filter((n) => n !== victim).map((n): [string, string] => [victim, n]);
+  return [[victim, 'clients']];
+}
+
+beforeAll(async () => {
+  cluster = await startNetnsCluster('partitions');
+  await cluster.waitOwnership();
+});
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+describe('network partitions between namespaced hubs, NATS servers and clients', () => {
+  it(
+    'heal with the checked history showing nothing lost, no ids mixed, no state going back, no rate window over',
+    async () => {
+      log(
+        `[fault:partitions] seed ${schedule.seed}, ${schedule.rounds} round(s) of ${KINDS.join(', ')} (BURROW_FAULT_SEED replays)`
+      );
+      const history = new History();
+      const urls = () => cluster.hubs.map((h) => h.url);
+      const fleet = await AgentFleet.create(cluster.sql, urls, {
+        tenants: 4,
+        perTenant: 10,
+        offlineEvery: 5,
+        history,
+      });
+      const reader = startTaskReader(fleet, urls, history);
+      const prober = await startRateProber(cluster.sql, urls, history, {
+        perMinute: RATE_PROBE_PER_MINUTE,
+      });
+      const rounds: Array<Record<string, unknown>> = [];
+      try {
+        await fleet.connectAll();
+        fleet.startLoad();
+        await sleep(6_000);
+        for (let round = 0; round < schedule.rounds; round++) {
+          const kinds = [...KINDS];
+          // Fisher–Yates from the seed: the order of the partitions in this round.
+          for (let i = kinds.length - 1; i > 0; i--) {
+            const j = schedule.int(0, i);
+            [kinds[i], kinds[j]] = [kinds[j]!, kinds[i]!];
+          }
+          for (const kind of kinds) {
+            const victim = schedule.pick(kind === 'nats-from-nats' ? NATS_NODES : HUB_NODES);
+            // Past the 10 s lock expiry at times, so a cut-off owner loses its partitions.
+            const holdMs = schedule.int(3_000, 14_000);
+            const cuts = cutsOf(kind, victim);
+            const acksBefore = fleet.acks.size;
+            const cutAt = Date.now();
+            for (const [a, b] of cuts) cluster.lab.partition(a, b);
+            // The cut is real: no connection opens across it, in either direction.
+            for (const [a, b] of cuts)
+              expect(reachable(a, b), `${a} ⇹ ${b} cut`).not.toContain(true);
+            await sleep(holdMs);
+            for (const [a, b] of cuts) cluster.lab.heal(a, b);
+            const healedAt = Date.now();
+            for (const [a, b] of cuts)
+              expect(reachable(a, b), `${a} ⇹ ${b} healed`).not.toContain(false);
+            await cluster.waitOwnership({ eachOwnsOne: true, ms: 90_000 });
+            const r = {
+              round,
+              kind,
+              victim,
+              heldMs: healedAt - cutAt,
+              rebalancedMs: Date.now() - healedAt,
+              acksWhileCut: fleet.acks.size - acksBefore,
+            };
+            rounds.push(r);
+            log(`[fault:partitions] ${JSON.stringify(r)}`);
+            await sleep(3_000);
+          }
+        }
+        await fleet.stopLoad();
+        await Promise.all([reader.stop(), prober.stop()]);
+        await fleet.goOnline(fleet.offline.filter((a) => !a.connectedTo));
+        await waitAllDelivered(fleet, 60_000);
+        const v = await verdict(cluster.sql, fleet, urls()[0]!, { terminalWithinMs: 30_000 });
+        log(
+          report('partitions', v, {
+            seed: schedule.seed,
+            taskReads: reader.counts,
+            rateProbe: prober.counts,
+          })
+        );
+        const known = KNOWN_FAILURES.flatMap((c) =>
+          checkHistory(history.ops, { allowRedelivery: false }).filter((x) => x.check === c)
+        );
+        if (known.length)
+          log(
+            `[fault:partitions] known failure, seed ${schedule.seed}: ${known.length} violation(s), e.g.\n` +
+              formatViolations(known, history.origin(), 3)
+          );
+        const violations = checkHistory(history.ops, {
+          allowRedelivery: false,
+          skip: schedule.strict ? [] : KNOWN_FAILURES,
+        });
+        if (violations.length)
+          log(
+            `[fault:partitions] seed ${schedule.seed}\n${formatViolations(violations, history.origin())}`
+          );
+        expect(v.acknowledged).toBeGreaterThanOrEqual(200);
+        expect(reader.counts.answered, 'task reads answered').toBeGreaterThan(50);
+        expect(prober.counts.answered, 'rate probes answered').toBeGreaterThan(
+          RATE_PROBE_PER_MINUTE
+        );
+        expect(violations.map((x) => `${x.check}: ${x.message}`)).toEqual([]);
+        expect(v.stuck, 'acknowledged tasks not terminal').toEqual([]);
+      } finally {
+        fleet.close();
+        await Promise.all([reader.stop(), prober.stop()]);
+        // A failed round must not leave a cut behind for the teardown's requests.
+        for (const c of cluster.lab.cuts()) {
+          const [a, b] = c.split('|') as [string, string];
+          cluster.lab.heal(a, b);
+        }
+      }
+    },
+    150_000 + schedule.rounds * 120_000
+  );
+});
