@@ -5,8 +5,8 @@
 // every task can complete (decisions.md §2: "A slow socket pauses delivery; undelivered messages
 // stay queued, none is dropped").
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partitionsSettled, testHubConfig } from '../support/test-hub.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { partitionsSettled, testHubConfig, until } from '../support/test-hub.js';
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { connectWsAgent } from '../support/ws-agent.js';
@@ -23,6 +23,7 @@ let db: TestDatabase;
 let hub: Hub;
 const keys: Record<string, string> = {};
 const ids: Record<string, string> = {};
+let tenantId = '';
 
 beforeAll(async () => {
   nats = await startNatsServer();
@@ -36,10 +37,13 @@ beforeAll(async () => {
       // The whole backlog may be queued for this one sender and drained quickly once read again.
       QUEUE_SENDER_MAX_PENDING: '1000',
       QUEUE_DRAIN_PER_SECOND: '1000',
+      // The test itself reads every task's state several times (N GetTask calls a look).
+      RATE_LIMIT_PER_MINUTE: '100000',
     }),
     silentLogger
   );
   const t = await createTenant(hub.sql, { name: 'Acme' });
+  tenantId = t.id;
   for (const name of ['sender', 'slowpoke']) {
     const c = await createAgent(hub.sql, { tenantId: t.id, name });
     keys[name] = c.apiKey;
@@ -72,14 +76,18 @@ describe('a WebSocket agent that stops reading', () => {
     }
     const stateOf = async (id: string) => {
       const g = await rpc(hub.url, keys.sender, 'GetTask', { id, historyLength: 0 });
+      if (!g.result) throw new Error(`GetTask ${id}: ${g.status} ${JSON.stringify(g.error)}`);
       return (g.result as { status: { state: string; message?: string } }).status;
     };
     const count = (states: Array<{ state: string }>, state: string) =>
       states.filter((s) => s.state === state).length;
 
+    // Busy attempts of the slow agent's queue, as its owner counts them.
+    const busyAttempts = async () => (await hub.queues.inspect(tenantId, ids.slowpoke!)).failed;
+
     // Several busy retries later: some frames went to the socket (working), the rest wait in the
     // queue (submitted); none failed.
-    await new Promise((r) => setTimeout(r, 10 * BUSY_RETRY_MS));
+    await until(async () => (await busyAttempts()) >= 3, 30_000);
     const states = await Promise.all(taskIds.map(stateOf));
     const delivered = count(states, 'working');
     const queued = count(states, 'submitted');
@@ -93,8 +101,10 @@ describe('a WebSocket agent that stops reading', () => {
     // Delivered is a prefix of what was sent: a queued message holds back the later ones.
     expect(states.slice(0, delivered).every((s) => s.state === 'working')).toBe(true);
 
-    // Delivery stays paused while the agent does not read: the hub still holds back the rest.
-    await new Promise((r) => setTimeout(r, 5 * BUSY_RETRY_MS));
+    // Delivery stays paused while the agent does not read: after more busy retries the hub still
+    // holds back the rest.
+    const before = await busyAttempts();
+    await until(async () => (await busyAttempts()) >= before + 3, 30_000);
     const later = await Promise.all(taskIds.map(stateOf));
     expect(count(later, 'failed')).toBe(0);
     expect(count(later, 'submitted')).toBeGreaterThan(0);
@@ -105,14 +115,20 @@ describe('a WebSocket agent that stops reading', () => {
     (slow.ws as unknown as { _socket: Socket })._socket.resume();
     const got = () =>
       slow.frames.filter((f) => f.type === 'message').map((f) => f.taskId as string);
-    const deadline = Date.now() + 30_000;
-    while (got().length < N && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 3 * BUSY_RETRY_MS));
-    expect(got()).toEqual(taskIds);
+    await until(() => got().length >= N, 30_000).catch(() => undefined);
+    // A fence: the queue is empty and one more message from the sender arrives. Delivery is FIFO
+    // per pair, so a message repeated from the queue would have come before it.
+    await until(async () => (await hub.queues.inspect(tenantId, ids.slowpoke!)).pending === 0);
+    const fence = await rpc(hub.url, keys.sender, 'SendMessage', {
+      message: { role: 'user', parts: [{ kind: 'text', text: 'fence' }] },
+      configuration: { agentId: ids.slowpoke },
+    });
+    expect(fence.error).toBeUndefined();
+    const fenceId = (fence.result as { id: string }).id;
+    await until(() => got().includes(fenceId), 30_000);
+    expect(got()).toEqual([...taskIds, fenceId]);
     const texts = slow.frames
-      .filter((f) => f.type === 'message')
+      .filter((f) => f.type === 'message' && f.taskId !== fenceId)
       .map((f) => (f.payload as { parts: Array<{ text: string }> }).parts[0]!.text.split(' ')[0]);
     expect(texts).toEqual(taskIds.map((_, i) => String(i)));
 
@@ -120,14 +136,19 @@ describe('a WebSocket agent that stops reading', () => {
     for (const taskId of taskIds) {
       slow.send({ type: 'task_response', taskId, status: { state: 'completed' } });
     }
-    let final: Array<{ state: string }> = [];
-    const doneBy = Date.now() + 30_000;
-    for (;;) {
-      final = await Promise.all(taskIds.map(stateOf));
-      if (count(final, 'completed') === N || Date.now() > doneBy) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(count(final, 'completed')).toBe(N);
+    // Waited for in the tasks index (one query a look, not N GetTask calls), then read as the
+    // sender sees them.
+    await vi.waitFor(
+      async () => {
+        const [row] = await hub.sql.unsafe<Array<{ n: string }>>(
+          "select count(*) as n from tasks where recipient_id = $1 and state = 'completed'",
+          [ids.slowpoke!]
+        );
+        expect(Number(row?.n)).toBe(N);
+      },
+      { timeout: 30_000, interval: 100 }
+    );
+    expect(count(await Promise.all(taskIds.map(stateOf)), 'completed')).toBe(N);
     await slow.close();
   }, 180_000);
 });

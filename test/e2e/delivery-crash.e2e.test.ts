@@ -81,7 +81,12 @@ describe('delivery across kill -9 of the hub', () => {
     ]);
     // The same message: an agent that saw it before can tell by its messageId.
     expect(received[1]!.messageId).toBe(received[0]!.messageId);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(received).toHaveLength(2);
+    // A fence for "no third delivery": one more message from the same sender, awaited at the
+    // agent. A copy of the first still in the recipient's queue would come before it (a message
+    // that finds a backlog queues behind it), and the first's task is already completed.
+    const fence = await sendText(second.url, sender.apiKey, http.agent.id, 'fence');
+    expect(fence.error).toBeUndefined();
+    await waitFor('the fence message', () => received.some((r) => r.text === 'fence'));
+    expect(received.map((r) => r.text)).toEqual(['survive me', 'survive me', 'fence']);
   });
 });

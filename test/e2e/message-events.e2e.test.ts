@@ -69,6 +69,34 @@ afterAll(async () => {
   await db?.drop();
 });
 
+const forTask = (h: WebhookReceiver, taskId: string) =>
+  h.received.filter((r) => (r.json.data as { taskId?: string }).taskId === taskId);
+
+/**
+ * A fence for "no further event": a later message from alice to bob, answered. Its events are
+ * published after those of every task that completed before it (one publisher, in order); once
+ * they have reached the receivers and no webhook delivery is pending, an extra event stored
+ * before them would have been delivered too. Returns the fence's task id.
+ */
+async function eventFence(): Promise<string> {
+  const pending = rpc(hub.url, keys.alice, 'SendMessage', {
+    message: text('fence'),
+    configuration: { agentId: ids.bob, blocking: true },
+  });
+  const m = await bob.next('message');
+  bob.send({ type: 'task_response', taskId: m.taskId, status: { state: 'completed' } });
+  const fenceId = ((await pending).result as { id: string }).id;
+  const of = (h: WebhookReceiver) => forTask(h, fenceId).length;
+  await until(() => of(senderHooks) >= 2 && of(recipientHooks) >= 1);
+  await until(async () => {
+    const rows = await hub.sql.unsafe<Array<{ n: string }>>(
+      "select count(*) as n from webhook_deliveries where status = 'pending'"
+    );
+    return Number(rows[0]?.n) === 0;
+  });
+  return fenceId;
+}
+
 describe('message events', () => {
   it('sends sent and delivered to the sender’s account and received to the recipient’s', async () => {
     const pending = rpc(hub.url, keys.alice, 'SendMessage', {
@@ -82,13 +110,13 @@ describe('message events', () => {
     const contextId = (answer.result as { contextId: string }).contextId;
 
     await until(() => senderHooks.received.length >= 2 && recipientHooks.received.length >= 1);
-    await new Promise((r) => setTimeout(r, 1_500)); // room for an unexpected extra event
+    await eventFence();
     const ref = { taskId, contextId, from: ids.alice, to: ids.bob };
-    const sent = senderHooks.received.map((r) => [r.json.event, r.json.data]);
+    const sent = forTask(senderHooks, taskId).map((r) => [r.json.event, r.json.data]);
     expect(sent).toHaveLength(2);
     expect(sent).toContainEqual(['message.sent', ref]);
     expect(sent).toContainEqual(['message.delivered', { ...ref, deliveryMethod: 'websocket' }]);
-    expect(recipientHooks.received.map((r) => [r.json.event, r.json.data])).toEqual([
+    expect(forTask(recipientHooks, taskId).map((r) => [r.json.event, r.json.data])).toEqual([
       ['message.received', ref],
     ]);
     for (const r of [...senderHooks.received, ...recipientHooks.received]) {
@@ -115,7 +143,7 @@ describe('message events', () => {
         (r) => (r.json.data as { from?: string }).from === carol.agent.id
       )
     );
-    await new Promise((r) => setTimeout(r, 500));
+    await eventFence();
     const info = await hub.bus.jsm.streams.info(streams.events, {
       subjects_filter: subjects.hubEventsOfTenant(quiet.id),
     });

@@ -355,7 +355,15 @@ describe('WebSocket agents', () => {
     });
     expect((b.result as { id: string }).id).toBe((a.result as { id: string }).id);
     await bob.next('message');
-    await new Promise((r) => setTimeout(r, 300));
+    // A fence: a later message from the same sender (FIFO per pair); a second delivery of the
+    // first would have arrived before it.
+    const fence = await rpc(url, keys.alice, 'SendMessage', {
+      message: text('fence'),
+      configuration: { agentId: ids.bob },
+    });
+    const fenceId = (fence.result as { id: string }).id;
+    while ((await bob.next('message')).taskId !== fenceId);
+    bob.send({ type: 'task_response', taskId: fenceId, status: { state: 'completed' } });
     expect(
       bob.frames.filter((f) => f.type === 'message' && f.taskId === (a.result as { id: string }).id)
     ).toHaveLength(1);

@@ -202,12 +202,22 @@ async function waitState(s: Setup, id: string, state: string, ms = 15_000): Prom
   return last!;
 }
 
-async function pendingOf(agentId: string): Promise<number> {
+interface QueueInfo {
+  pending: number;
+  /** Failed delivery attempts. */
+  failed: number;
+}
+
+async function queueInfo(agentId: string): Promise<QueueInfo> {
   const r = await fetch(`${hub.url}/debug/queues/${agentId}`, {
     headers: { authorization: `Bearer ${ADMIN}` },
   });
   expect(r.status).toBe(200);
-  return ((await r.json()) as { pending: number }).pending;
+  return (await r.json()) as QueueInfo;
+}
+
+async function pendingOf(agentId: string): Promise<number> {
+  return (await queueInfo(agentId)).pending;
 }
 
 async function failedEvents(tenantId: string): Promise<HubEvent[]> {
@@ -226,8 +236,26 @@ async function failedEvents(tenantId: string): Promise<HubEvent[]> {
   return out;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sends = (seen: Seen[]) => seen.filter((x) => x.method === 'SendMessage');
+
+/**
+ * A fence for "nothing more is delivered": once the agent's queue is empty, one more message is
+ * sent and awaited at the endpoint. A message still kept for a retry would hold the queue (pending
+ * never 0), and one queued again would be delivered before the fence (FIFO per pair). Returns the
+ * SendMessage calls seen before the fence.
+ */
+async function fence(s: Setup, seen: Seen[]): Promise<Seen[]> {
+  try {
+    await until(async () => (await pendingOf(s.agentId)) === 0);
+  } catch {
+    throw new Error(`the queue is not empty: ${JSON.stringify(await queueInfo(s.agentId))}`);
+  }
+  const body = `fence ${randomUUID()}`;
+  const r = await send(s, body);
+  expect(r.error, 'sending the fence').toBeUndefined();
+  await until(() => sends(seen).some((x) => x.text === body));
+  return sends(seen).filter((x) => x.text !== body);
+}
 const statusText = (t: TaskView) => t.status.message;
 
 // ---- tests --------------------------------------------------------------------------------------
@@ -237,8 +265,8 @@ describe('an HTTP agent whose endpoint is down', () => {
     const s = await setup();
     const sent: TaskView[] = [];
     for (const body of ['one', 'two', 'three']) sent.push(await sendQueued(s, body));
-    // Several retry intervals pass with nobody listening.
-    await sleep(3 * RETRY_MS);
+    // Several attempts fail with nobody listening.
+    await until(async () => (await queueInfo(s.agentId)).failed >= 3);
     for (const t of sent) expect((await getTask(s, t.id)).status.state).toBe('submitted');
     expect(await pendingOf(s.agentId)).toBe(3);
 
@@ -248,8 +276,7 @@ describe('an HTTP agent whose endpoint is down', () => {
       const done = await waitState(s, t.id, 'completed');
       expect(done.artifacts?.[0]?.parts[0]?.text).toMatch(/^http agent got: /);
     }
-    await sleep(3 * RETRY_MS);
-    const got = sends(seen);
+    const got = await fence(s, seen);
     expect(got.map((x) => x.text)).toEqual(['one', 'two', 'three']);
     expect(got.map((x) => x.taskId)).toEqual(sent.map((t) => t.id));
     expect(got[0]!.body).toMatchObject({
@@ -284,9 +311,8 @@ describe('an HTTP agent whose endpoint is down', () => {
     // Loose lower bound on the spacing: the first attempt may be the direct one, then retries.
     const span = attempts.at(-1)!.at - attempts[0]!.at;
     expect(span).toBeGreaterThanOrEqual((attempts.length - 2) * RETRY_MS * 0.8);
-    await sleep(3 * RETRY_MS);
     // Once it succeeded, no more deliveries.
-    expect(sends(seen)).toHaveLength(attempts.length);
+    expect(await fence(s, seen)).toHaveLength(attempts.length);
   });
 
   it('treats no answer within HTTP_AGENT_TIMEOUT_MS as down and retries', async () => {
@@ -299,7 +325,7 @@ describe('an HTTP agent whose endpoint is down', () => {
     });
     const task = await sendQueued(s, 'are you there');
     await until(() => sends(seen).length >= 1);
-    await sleep(TIMEOUT_MS / 2);
+    // While the first request hangs (before HTTP_AGENT_TIMEOUT_MS) the task is still submitted.
     expect((await getTask(s, task.id)).status.state).toBe('submitted');
 
     const done = await waitState(s, task.id, 'completed');
@@ -314,14 +340,14 @@ describe('an HTTP agent whose endpoint is down', () => {
   it('never delivers a message whose TTL ran out while the endpoint was down', async () => {
     const s = await setup();
     const expiring = await sendQueued(s, 'short-lived', 1);
-    await sleep(1600);
+    // A retry finds its 1 s TTL run out (the hub runs on the real clock), drops it and fails it.
+    await waitState(s, expiring.id, 'failed');
     const keeper = await sendQueued(s, 'long-lived', 600);
 
     const seen: Seen[] = [];
     await startAgentServer(s.port, seen, answer);
     await waitState(s, keeper.id, 'completed');
-    await sleep(3 * RETRY_MS);
-    expect(sends(seen).map((x) => x.text)).toEqual(['long-lived']);
+    expect((await fence(s, seen)).map((x) => x.text)).toEqual(['long-lived']);
 
     const failed = await waitState(s, expiring.id, 'failed');
     expect(statusText(failed)).toMatch(/expir/i);
@@ -352,8 +378,7 @@ describe('an HTTP agent whose endpoint is down', () => {
     const seen: Seen[] = [];
     await startAgentServer(s.port, seen, answer);
     await waitState(s, kept.id, 'completed');
-    await sleep(3 * RETRY_MS);
-    expect(sends(seen).map((x) => x.taskId)).toEqual([kept.id]);
+    expect((await fence(s, seen)).map((x) => x.taskId)).toEqual([kept.id]);
     expect((await getTask(s, canceled.id)).status.state).toBe('canceled');
   });
 
@@ -375,8 +400,6 @@ describe('an HTTP agent whose endpoint is down', () => {
     const id = (r.result as { id: string }).id;
     const failed = await waitState(s, id, 'failed');
     expect(statusText(failed)).toMatch(/I refuse/);
-    await sleep(3 * RETRY_MS);
-    expect(sends(seen)).toHaveLength(1);
-    expect(await pendingOf(s.agentId)).toBe(0);
+    expect(await fence(s, seen)).toHaveLength(1);
   });
 });

@@ -245,6 +245,41 @@ async function waitMessages(a: TestWsAgent, n: number, ms = 15_000): Promise<Fra
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A fence for "nothing more arrives": once the recipient's queue is empty, a message from each
+ * sender is sent and awaited. Delivery is FIFO per sender and recipient, so any earlier message of
+ * those senders that was still to come would have arrived before its fence. Returns the message
+ * frames that came before the fences (the fences are answered and left out).
+ */
+async function fence(a: TestWsAgent, recipientId: string, senderKeys: string[]): Promise<Frame[]> {
+  await until(async () => (await queueInfo(recipientId)).pending === 0);
+  const bodies = new Set<string>();
+  for (const key of senderKeys) {
+    const body = `fence ${randomUUID()}`;
+    bodies.add(body);
+    const r = await send(key, recipientId, body);
+    expect(r.error, `sending the fence "${body}"`).toBeUndefined();
+  }
+  const isFence = (f: Frame) => bodies.has(bodyOf(f));
+  try {
+    await until(() => messages(a).filter(isFence).length === bodies.size);
+  } catch {
+    throw new Error(
+      `the fences did not arrive; frames: ${JSON.stringify(messages(a).map(bodyOf))}`
+    );
+  }
+  for (const f of messages(a).filter(isFence)) respond(a, f.taskId);
+  return messages(a).filter((f) => !isFence(f));
+}
+
+/**
+ * Wait until the tasks index holds `task` (sent after the refusals being checked): the node's
+ * one index writer writes in arrival order, so a row for an earlier refused message would be there.
+ */
+async function indexFence(key: string, task: { contextId: string }): Promise<void> {
+  await until(async () => (await tasksIn(key, task.contextId)).length > 0);
+}
+
 function respond(a: TestWsAgent, taskId: unknown, reply = 'done'): void {
   a.send({
     type: 'task_response',
@@ -270,12 +305,12 @@ describe('sending to an offline WebSocket agent', () => {
     const plain = await sendQueued(t.key.alice!, t.id.bob!, 'plain one', { ttl: 60 });
     expect(blocking.id).toMatch(/^task-/);
     expect(plain.id).not.toBe(blocking.id);
-    await sleep(500);
+    // Both are stored in the queue before their states are read again.
+    expect(await queueInfo(t.id.bob!)).toMatchObject({ recipientId: t.id.bob, pending: 2 });
     expect((await getTask(t.key.alice!, blocking.id)).status.state).toBe('submitted');
     expect((await getTask(t.key.alice!, plain.id)).status.state).toBe('submitted');
     // The recipient can read the tasks it has not been given yet.
     expect((await getTask(t.key.bob!, plain.id)).status.state).toBe('submitted');
-    expect(await queueInfo(t.id.bob!)).toMatchObject({ recipientId: t.id.bob, pending: 2 });
 
     const bob = await connect(t.key.bob!);
     const got = await waitMessages(bob, 2);
@@ -298,7 +333,7 @@ describe('sending to an offline WebSocket agent', () => {
       const task = await sendQueued(t.key[by]!, t.id.carol!, body);
       sent.push({ id: task.id, by, body });
     }
-    await sleep(300);
+    expect((await queueInfo(t.id.carol!)).pending).toBe(sent.length);
     for (const s of sent)
       expect((await getTask(t.key[s.by]!, s.id)).status.state).toBe('submitted');
 
@@ -354,8 +389,7 @@ describe('sending to an offline WebSocket agent', () => {
     // Delivered messages are gone from the queue: a new connection gets none of them again.
     await disconnect(carol, t.id.carol!);
     const again = await connect(t.key.carol!);
-    await sleep(1000);
-    expect(messages(again)).toEqual([]);
+    expect(await fence(again, t.id.carol!, [t.key.alice!, t.key.bob!])).toEqual([]);
   });
 
   it('refuses x-ttl 0 with -32011: no task, nothing queued, a message.failed event', async () => {
@@ -383,14 +417,13 @@ describe('sending to an offline WebSocket agent', () => {
     // A message that may be queued, sent afterwards, shows that the queue drains on connect.
     const control = await sendQueued(t.key.alice!, t.id.bob!, 'control');
     expect((await queueInfo(t.id.bob!)).pending).toBe(1);
-    await sleep(300); // the task index is written asynchronously
+    await indexFence(t.key.alice!, control);
     expect(await tasksIn(t.key.alice!, contextId)).toEqual([]);
     expect(await tasksIn(t.key.bob!, contextId)).toEqual([]);
 
     const bob = await connect(t.key.bob!);
     await waitMessages(bob, 1);
-    await sleep(500);
-    expect(messages(bob).map(bodyOf)).toEqual(['control']);
+    expect((await fence(bob, t.id.bob!, [t.key.alice!])).map(bodyOf)).toEqual(['control']);
     respond(bob, control.id);
     await waitState(t.key.alice!, control.id, 'completed');
   });
@@ -404,8 +437,7 @@ describe('sending to an offline WebSocket agent', () => {
     expect((await queueInfo(t.id.bob!)).pending).toBe(1);
     const bob = await connect(t.key.bob!);
     await waitMessages(bob, 1);
-    await sleep(1000);
-    expect(messages(bob).map((m) => m.taskId)).toEqual([a.id]);
+    expect((await fence(bob, t.id.bob!, [t.key.alice!])).map((m) => m.taskId)).toEqual([a.id]);
     respond(bob, a.id);
     await waitState(t.key.alice!, a.id, 'completed');
   });
@@ -425,14 +457,14 @@ describe('queue limits', () => {
     // The limit is per sender: another sender may still queue for the same recipient.
     const fromS2 = await sendQueued(t.key.s2!, t.id.r!, 's2 #0');
     expect((await queueInfo(t.id.r!)).pending).toBe(SENDER_MAX + 1);
-    await sleep(300);
+    await indexFence(t.key.s2!, fromS2);
     expect(await tasksIn(t.key.s1!, contextId)).toEqual([]);
 
     const r = await connect(t.key.r!);
     await waitMessages(r, SENDER_MAX + 1);
-    await sleep(500);
-    expect(messages(r).map((m) => m.taskId)).toEqual([...accepted, fromS2.id]);
-    expect(messages(r).map(bodyOf)).not.toContain('s1 too many');
+    const got = await fence(r, t.id.r!, [t.key.s1!, t.key.s2!]);
+    expect(got.map((m) => m.taskId)).toEqual([...accepted, fromS2.id]);
+    expect(got.map(bodyOf)).not.toContain('s1 too many');
   });
 
   it("refuses at the recipient's queue_max_pending with -32012, for every sender", async () => {
@@ -448,20 +480,26 @@ describe('queue limits', () => {
       const key = i === 1 ? t.key.s2! : t.key.s1!;
       accepted.push((await sendQueued(key, t.id.r!, `#${i}`)).id);
     }
+    const refused: Array<{ key: string; contextId: string }> = [];
     for (const key of [t.key.s1!, t.key.s2!]) {
       const contextId = `ctx-${randomUUID()}`;
       const full = await send(key, t.id.r!, 'no room', { contextId });
       expect(full.error?.code).toBe(-32012);
       expect(full.result).toBeUndefined();
-      await sleep(300);
-      expect(await tasksIn(key, contextId)).toEqual([]);
+      refused.push({ key, contextId });
     }
     expect((await queueInfo(t.id.r!)).pending).toBe(3);
 
     const r = await connect(t.key.r!);
     await waitMessages(r, 3);
-    await sleep(500);
-    expect(messages(r).map((m) => m.taskId)).toEqual(accepted);
+    const got = await fence(r, t.id.r!, [t.key.s1!, t.key.s2!]);
+    expect(got.map((m) => m.taskId)).toEqual(accepted);
+    // The fences were sent after the refusals: once they are indexed, a refused row would be too.
+    for (const f of messages(r).filter((m) => !got.includes(m))) {
+      const sender = f.from === t.id.s1 ? t.key.s1! : t.key.s2!;
+      await indexFence(sender, { contextId: f.contextId as string });
+    }
+    for (const { key, contextId } of refused) expect(await tasksIn(key, contextId)).toEqual([]);
   });
 
   it("refuses at the tenant's limit with -32014, checking recipient, then sender, then tenant", async () => {
@@ -492,8 +530,6 @@ describe('queue limits', () => {
     const recipientFirst = await send(t.key.z!, t.id.q2!, 'all of them full', { contextId: c3 });
     expect(recipientFirst.error?.code).toBe(-32012);
 
-    await sleep(300);
-    for (const c of [c1, c2, c3]) expect(await tasksIn(t.key.z!, c)).toEqual([]);
     expect((await queueInfo(t.id.q6!)).pending).toBe(0);
     expect((await queueInfo(t.id.q1!)).pending).toBe(SENDER_MAX);
     await waitGauge('burrow_queue_tenant_pending', 'tenant', t.tenantId, TENANT_MAX);
@@ -502,8 +538,11 @@ describe('queue limits', () => {
     const q1 = await connect(t.key.q1!);
     await waitMessages(q1, SENDER_MAX);
     await waitGauge('burrow_queue_tenant_pending', 'tenant', t.tenantId, TENANT_MAX - SENDER_MAX);
-    await sendQueued(t.key.z!, t.id.q6!, 'room again');
+    const roomAgain = await sendQueued(t.key.z!, t.id.q6!, 'room again');
     expect((await queueInfo(t.id.q6!)).pending).toBe(1);
+    // Sent after the refusals: once it is indexed, a row for any of them would be too.
+    await indexFence(t.key.z!, roomAgain);
+    for (const c of [c1, c2, c3]) expect(await tasksIn(t.key.z!, c)).toEqual([]);
   });
 });
 
@@ -512,13 +551,14 @@ describe('expiry', () => {
     const t = await team('alice', 'bob');
     const expiring = await sendQueued(t.key.alice!, t.id.bob!, 'short-lived', { ttl: 1 });
     const keeper = await sendQueued(t.key.alice!, t.id.bob!, 'long-lived', { ttl: 600 });
+    // Must stay: the 1 s x-ttl has to elapse in the running hub, whose clock is the real one.
     await sleep(1600);
 
     const bob = await connect(t.key.bob!);
     await waitMessages(bob, 1);
-    await sleep(700);
-    expect(messages(bob).map(bodyOf)).toEqual(['long-lived']);
-    expect(messages(bob).map((m) => m.taskId)).not.toContain(expiring.id);
+    const got = await fence(bob, t.id.bob!, [t.key.alice!]);
+    expect(got.map(bodyOf)).toEqual(['long-lived']);
+    expect(got.map((m) => m.taskId)).not.toContain(expiring.id);
 
     const failed = await waitState(t.key.alice!, expiring.id, 'failed');
     expect(statusText(failed)).toMatch(/expir/i);
@@ -545,6 +585,7 @@ describe('expiry', () => {
     const longAsked = await sendQueued(t.key.alice!, t.id.bob!, 'asked for an hour', { ttl: 3600 });
     const noTtl = await sendQueued(t.key.alice!, t.id.bob!, 'no x-ttl');
     expect((await queueInfo(t.id.bob!)).pending).toBe(2);
+    // Must stay: the 1 s queue_ttl_seconds has to elapse in the running hub (real clock).
     await sleep(1600);
 
     const removed = await hub.queues.cleanup();
@@ -560,8 +601,7 @@ describe('expiry', () => {
     expect(await hub.queues.cleanup()).toBe(0);
 
     const bob = await connect(t.key.bob!);
-    await sleep(1000);
-    expect(messages(bob)).toEqual([]);
+    expect(await fence(bob, t.id.bob!, [t.key.alice!])).toEqual([]);
   });
 });
 
@@ -585,8 +625,10 @@ describe('CancelTask on a queued task', () => {
 
     const bob = await connect(t.key.bob!);
     await waitMessages(bob, 2);
-    await sleep(700);
-    expect(messages(bob).map((m) => m.taskId)).toEqual([a.id, c.id]);
+    expect((await fence(bob, t.id.bob!, [t.key.alice!])).map((m) => m.taskId)).toEqual([
+      a.id,
+      c.id,
+    ]);
     expect((await getTask(t.key.alice!, b.id)).status.state).toBe('canceled');
     for (const id of [a.id, c.id]) respond(bob, id);
     await waitState(t.key.alice!, a.id, 'completed');
@@ -602,12 +644,12 @@ describe('observability', () => {
     for (let i = 0; i < 3; i++) ids.push((await sendQueued(t.key.alice!, t.id.bob!, `#${i}`)).id);
     await waitGauge('burrow_queue_pending', 'recipient', t.id.bob!, 3);
     await waitGauge('burrow_queue_tenant_pending', 'tenant', t.tenantId, 3);
-    await sleep(300);
 
-    const info = await queueInfo(t.id.bob!);
+    // The oldest message's age grows with time: wait until it reads at least 250 ms.
+    let info = await queueInfo(t.id.bob!);
+    await until(async () => ((info = await queueInfo(t.id.bob!)).oldestAgeMs ?? 0) >= 250);
     expect(info).toMatchObject({ recipientId: t.id.bob, pending: 3 });
     expect(['idle', 'draining', 'waiting']).toContain(info.state);
-    expect(info.oldestAgeMs).toBeGreaterThanOrEqual(250);
     expect(info.oldestAgeMs).toBeLessThanOrEqual(Date.now() - t0 + 1000);
 
     const noToken = await fetch(`${hub.url}/debug/queues/${t.id.bob}`);
@@ -640,9 +682,9 @@ describe('durability', () => {
 
     for (const id of sent) expect((await getTask(t.key.alice!, id)).status.state).toBe('submitted');
     const bob = await connect(t.key.bob!);
-    const got = await waitMessages(bob, 3);
-    await sleep(500);
-    expect(messages(bob).map((m) => m.taskId)).toEqual(sent);
+    await waitMessages(bob, 3);
+    const got = await fence(bob, t.id.bob!, [t.key.alice!]);
+    expect(got.map((m) => m.taskId)).toEqual(sent);
     expect(got.map(bodyOf)).toEqual(['kept #0', 'kept #1', 'kept #2']);
     for (const id of sent) respond(bob, id);
     for (const id of sent) await waitState(t.key.alice!, id, 'completed');

@@ -122,6 +122,7 @@ async function setQueueMaxPending(agent: TestAgent, n: number): Promise<void> {
     return seen.every((v) => v === n);
   });
   // The change is broadcast to every node's cache; give the broadcast a moment to land.
+  // Must stay: no node tells when its cache applied it (a fence needs a product change).
   await sleep(500);
 }
 
@@ -197,6 +198,7 @@ async function expectIndexedTasks(recipientId: string, n: number): Promise<void>
   await waitFor(`${n} indexed tasks for ${recipientId}`, async () => {
     return (await tasksIndexedFor(sql, recipientId)) >= n;
   });
+  // Must stay: each node has its own index writer, so no later row orders a stray one before it.
   await sleep(500);
   expect(await tasksIndexedFor(sql, recipientId)).toBe(n);
 }
@@ -271,6 +273,7 @@ describe('offline queue limits across two hub nodes on a NATS cluster', () => {
       'the recipient to be offline',
       async () => (await presenceEntry(observer, rcpt.id)) === null
     );
+    // Must stay: every node's presence cache follows the bucket, and none tells when it has.
     await sleep(500);
     const again = await sendAll(
       Array.from({ length: 21 }, (_, j) => ({

@@ -108,7 +108,8 @@ describe('webhook deliveries, one destination at a time', () => {
     });
     expect(row!.status).toBe('pending');
     expect(row!.nextAt.getTime() - row!.updatedAt.getTime()).toBe(30_000);
-    expect(Math.abs(row!.updatedAt.getTime() - a2)).toBeLessThan(300);
+    // Recorded once the third attempt's answer came (same machine clock, so not before it).
+    expect(row!.updatedAt.getTime()).toBeGreaterThanOrEqual(a2);
 
     // A receiver that never answers fails at the timeout; its retry comes 1 s after that.
     await until(() => hanging.receiver.received.length === 2, 20_000);

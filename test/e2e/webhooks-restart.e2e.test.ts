@@ -49,7 +49,12 @@ describe('webhook deliveries across a hub restart', () => {
     receiver.respond = 200;
     hub = await startHub(config, silentLogger);
     await until(() => receiver.received.length === 2);
-    await new Promise((r) => setTimeout(r, 2_000)); // no third POST follows a success
+    // No third POST follows a success: only pending rows are claimed, and once the row records
+    // the success it is not pending (and no claim is left in flight).
+    await until(async () => {
+      const [r] = await hub!.sql<{ status: string }[]>`select status from webhook_deliveries`;
+      return r?.status === 'delivered';
+    });
     expect(receiver.received).toHaveLength(2);
     const [first, second] = receiver.received;
     expect(second?.headers['x-hub-delivery']).toBe(first?.headers['x-hub-delivery']);

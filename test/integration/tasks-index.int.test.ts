@@ -208,7 +208,8 @@ describe('tasks index', () => {
       },
     });
     const log = pino({ level: 'silent' });
-    const writer = new TaskIndexWriter(counting, log);
+    // The clock is read at each call, so the writer follows vi.useFakeTimers while it is on.
+    const writer = new TaskIndexWriter(counting, log, undefined, () => Date.now());
     const agent = 'agent-once';
     const at = (t: Task, state: Task['status']['state'], rev: number): Task => ({
       ...t,
@@ -219,15 +220,23 @@ describe('tasks index', () => {
       (await listTasksFor(sql, { agentId: agent, pageSize: 50 })).tasks.find((t) => t.id === id);
 
     // A round trip: submitted, working and completed within the hold (each change later than the
-    // batching interval) are one insert.
+    // batching interval) are one insert. Simulated time: a loaded machine cannot stretch the
+    // 30 ms steps past the 100 ms hold.
     const quick = task('task-quick', 'quick', {}, agent);
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    writer.add(quick);
-    await sleep(30);
-    writer.add(at(quick, 'working', 2));
-    await sleep(30);
-    writer.add(at(quick, 'completed', 3));
-    // Written when the hold ends: waited for, not slept.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      writer.add(quick);
+      await vi.advanceTimersByTimeAsync(30);
+      writer.add(at(quick, 'working', 2));
+      await vi.advanceTimersByTimeAsync(30);
+      writer.add(at(quick, 'completed', 3));
+      // The batching interval ends (the settled row is sent), then the hold's own timer: no
+      // simulated timer is left behind for real time.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
     await vi.waitFor(() => expect(statements).toEqual(['insert']), { timeout: 5000 });
     await writer.flush();
     expect(statements).toEqual(['insert']);
@@ -245,7 +254,11 @@ describe('tasks index', () => {
     );
     expect(statements).toEqual(['insert']);
     writer.add(at(slow, 'input-required', 2));
-    await new Promise((r) => setTimeout(r, 100));
+    // Its own update, written before the next change comes.
+    await vi.waitFor(
+      async () => expect((await rowOf('task-slow'))?.status.state).toBe('input-required'),
+      { timeout: 5000, interval: 20 }
+    );
     writer.add(at(slow, 'completed', 3));
     await writer.flush();
     expect(statements).toEqual(['insert', 'update', 'update']);
