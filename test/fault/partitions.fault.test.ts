@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentFleet } from './support/agent-fleet.js';
 import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
 import { History } from './support/history.js';
-import { checkHistory, formatViolations } from './support/history-checker.js';
+import { expectCheckedHistory } from './support/checked-run.js';
 import {
   HUB_NODES,
   NATS_NODES,
@@ -21,7 +21,7 @@ import {
   type NetnsCluster,
 } from './support/netns-cluster.js';
 import { startRateProber, startTaskReader } from './support/observers.js';
-import { KNOWN_FAILURES, faultSchedule } from './support/schedule.js';
+import { faultSchedule } from './support/schedule.js';
 
 const schedule = faultSchedule(1);
 const RATE_PROBE_PER_MINUTE = 30;
@@ -136,29 +136,16 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
             rateProbe: prober.counts,
           })
         );
-        const known = KNOWN_FAILURES.flatMap((c) =>
-          checkHistory(history.ops, { allowRedelivery: false }).filter((x) => x.check === c)
-        );
-        if (known.length)
-          log(
-            `[fault:partitions] known failure, seed ${schedule.seed}: ${known.length} violation(s), e.g.\n` +
-              formatViolations(known, history.origin(), 3)
-          );
-        const violations = checkHistory(history.ops, {
-          allowRedelivery: false,
-          skip: schedule.strict ? [] : KNOWN_FAILURES,
+        expectCheckedHistory({
+          name: 'partitions',
+          history,
+          schedule,
+          verdict: v,
+          reader,
+          prober,
+          rateProbePerMinute: RATE_PROBE_PER_MINUTE,
+          log,
         });
-        if (violations.length)
-          log(
-            `[fault:partitions] seed ${schedule.seed}\n${formatViolations(violations, history.origin())}`
-          );
-        expect(v.acknowledged).toBeGreaterThanOrEqual(200);
-        expect(reader.counts.answered, 'task reads answered').toBeGreaterThan(50);
-        expect(prober.counts.answered, 'rate probes answered').toBeGreaterThan(
-          RATE_PROBE_PER_MINUTE
-        );
-        expect(violations.map((x) => `${x.check}: ${x.message}`)).toEqual([]);
-        expect(v.stuck, 'acknowledged tasks not terminal').toEqual([]);
       } finally {
         fleet.close();
         await Promise.all([reader.stop(), prober.stop()]);

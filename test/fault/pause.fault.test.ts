@@ -13,9 +13,9 @@ import { AgentFleet } from './support/agent-fleet.js';
 import { FAULT_PARTITIONS, startFaultCluster, type FaultCluster } from './support/fault-cluster.js';
 import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
 import { History } from './support/history.js';
-import { checkHistory, formatViolations } from './support/history-checker.js';
+import { expectCheckedHistory } from './support/checked-run.js';
 import { startRateProber, startTaskReader } from './support/observers.js';
-import { KNOWN_FAILURES, faultSchedule } from './support/schedule.js';
+import { faultSchedule } from './support/schedule.js';
 import { QUEUE_ADMIN_TOKEN, ownedPartitions, waitOwnership } from '../support/queue-helpers.js';
 import type { HubProcess } from '../support/hub-process.js';
 
@@ -148,29 +148,16 @@ describe('a hub node paused past its locks’ expiry', () => {
         // the pushes its requesters gave up on and queued (a task delivered twice), and a message
         // can overtake an earlier one of the same sender. Printed always; failed on only with
         // BURROW_FAULT_STRICT=1 (npm run test:jepsen).
-        const known = KNOWN_FAILURES.flatMap((c) =>
-          checkHistory(history.ops, { allowRedelivery: false }).filter((x) => x.check === c)
-        );
-        if (known.length)
-          log(
-            `[fault:pause] known failure, seed ${schedule.seed}: ${known.length} violation(s), e.g.\n` +
-              formatViolations(known, history.origin(), 3)
-          );
-        const violations = checkHistory(history.ops, {
-          allowRedelivery: false,
-          skip: schedule.strict ? [] : KNOWN_FAILURES,
+        expectCheckedHistory({
+          name: 'pause',
+          history,
+          schedule,
+          verdict: v,
+          reader,
+          prober,
+          rateProbePerMinute: RATE_PROBE_PER_MINUTE,
+          log,
         });
-        if (violations.length)
-          log(
-            `[fault:pause] seed ${schedule.seed}\n${formatViolations(violations, history.origin())}`
-          );
-        expect(v.acknowledged).toBeGreaterThanOrEqual(200);
-        expect(reader.counts.answered, 'task reads answered').toBeGreaterThan(50);
-        expect(prober.counts.answered, 'rate probes answered').toBeGreaterThan(
-          RATE_PROBE_PER_MINUTE
-        );
-        expect(violations.map((x) => `${x.check}: ${x.message}`)).toEqual([]);
-        expect(v.stuck, 'acknowledged tasks not terminal').toEqual([]);
       } finally {
         fleet.close();
         await Promise.all([reader.stop(), prober.stop()]);
