@@ -222,10 +222,13 @@ export async function recordAttempt(
   result: { ok: true } | { ok: false; error: string; retryAt: Date | null },
   now: Date
 ): Promise<void> {
+  // The delivery's row and its webhook's status change in one statement: a reader (GET
+  // /api/webhooks) or a crash never sees one without the other.
   if (result.ok) {
-    await sql`update webhook_deliveries set status = 'delivered', attempts = attempts + 1,
-              last_error = null, updated_at = ${now} where id = ${d.id}`;
-    await sql`update webhooks set status = 'active', last_error = null where id = ${d.webhookId}`;
+    await sql`with delivery as (
+                update webhook_deliveries set status = 'delivered', attempts = attempts + 1,
+                last_error = null, updated_at = ${now} where id = ${d.id})
+              update webhooks set status = 'active', last_error = null where id = ${d.webhookId}`;
     return;
   }
   if (result.retryAt !== null) {
@@ -233,9 +236,10 @@ export async function recordAttempt(
               last_error = ${result.error}, updated_at = ${now} where id = ${d.id}`;
     return;
   }
-  await sql`update webhook_deliveries set status = 'failed', attempts = attempts + 1,
-            last_error = ${result.error}, updated_at = ${now} where id = ${d.id}`;
-  await sql`update webhooks set status = 'failing', last_error = ${result.error}
+  await sql`with delivery as (
+              update webhook_deliveries set status = 'failed', attempts = attempts + 1,
+              last_error = ${result.error}, updated_at = ${now} where id = ${d.id})
+            update webhooks set status = 'failing', last_error = ${result.error}
             where id = ${d.webhookId}`;
 }
 
