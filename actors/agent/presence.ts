@@ -6,6 +6,10 @@ import type { KV } from '@nats-io/kv';
 import { buckets, decodeJson, encodeJson, presenceKey, type Bus } from '../../runtime/bus/index.js';
 import type { Logger } from '../../runtime/log/index.js';
 
+/** A failed presence put is retried after this, doubling up to the longest pause. */
+const PUT_RETRY_FIRST_MS = 250;
+const PUT_RETRY_MAX_MS = 5_000;
+
 export interface PresenceEntry {
   nodeId: string;
   connId: string;
@@ -24,6 +28,7 @@ export class Presence {
   private kv!: KV;
   private readonly entries = new Map<string, PresenceEntry>();
   private stopWatch: (() => void) | undefined;
+  private stopped = false;
   private readonly listeners: Array<(agentId: string, entry: PresenceEntry | undefined) => void> =
     [];
 
@@ -72,6 +77,7 @@ export class Presence {
   }
 
   stop(): void {
+    this.stopped = true;
     this.stopWatch?.();
   }
 
@@ -90,10 +96,35 @@ export class Presence {
     this.listeners.push(fn);
   }
 
+  /**
+   * Records the agent's socket on this node. A put that fails (the NATS server this node reaches
+   * has no JetStream quorum, mid-partition) is retried while the socket is still the agent's
+   * current one: a put given up left the agent offline for every other node while its socket stayed
+   * open, and messages to it waited in its queue until it reconnected (the partitions fault test,
+   * seed 374119235: 1,231 tasks `submitted` for good). Resolves once the entry is stored, or once
+   * the socket is gone or replaced; rejects only on the first failure, to tell the caller.
+   */
   async connected(agentId: string, connId: string): Promise<void> {
     const entry: PresenceEntry = { nodeId: this.o.nodeId, connId, since: Date.now() };
     this.entries.set(agentId, entry);
-    await this.kv.put(presenceKey(agentId), encodeJson(entry));
+    try {
+      await this.kv.put(presenceKey(agentId), encodeJson(entry));
+    } catch (err) {
+      this.retryPut(agentId, entry, 0);
+      throw err;
+    }
+  }
+
+  private retryPut(agentId: string, entry: PresenceEntry, tries: number): void {
+    const delay = Math.min(PUT_RETRY_MAX_MS, PUT_RETRY_FIRST_MS * 2 ** tries);
+    setTimeout(() => {
+      // Disconnected, replaced here, or re-registered since: this entry is no longer the one to keep.
+      if (this.stopped || this.entries.get(agentId) !== entry) return;
+      this.kv.put(presenceKey(agentId), encodeJson(entry)).then(
+        () => this.o.log.info({ agentId, tries: tries + 1 }, 'presence stored after a retry'),
+        () => this.retryPut(agentId, entry, tries + 1)
+      );
+    }, delay).unref();
   }
 
   /** Removes the entry only if it is still this connection's (a newer one may have replaced it). */

@@ -109,7 +109,8 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
     send(ws, { type: 'welcome', agentId: principal.agentId });
     d.presence.connected(principal.agentId, data.connId).then(
       () => d.onOnline?.(principal.agentId),
-      (err: unknown) => d.log.warn({ err, agentId: principal.agentId }, 'presence update failed')
+      (err: unknown) =>
+        d.log.warn({ err, agentId: principal.agentId }, 'presence update failed; retrying')
     );
     return conn;
   };

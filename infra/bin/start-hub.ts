@@ -297,7 +297,9 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
       // reconnect): put it back, or every node would treat the agent as offline.
       presence
         .connected(agentId, local.connId)
-        .catch((err: unknown) => log.warn({ err, agentId }, 'presence re-register failed'));
+        .catch((err: unknown) =>
+          log.warn({ err, agentId }, 'presence re-register failed; retrying')
+        );
       return;
     }
     // This node holds only its newest socket per agent, so an entry of its own never replaces it:
