@@ -115,10 +115,10 @@ export class QueueService implements PartitionHandler {
   }
 
   start(): void {
-    this.watchdog = setInterval(
-      () => wakeStalledQueues(this.parts.values(), (id) => this.o.isOnline(id)),
-      this.o.watchdogMs ?? 5000
-    );
+    this.watchdog = setInterval(() => {
+      const woken = wakeStalledQueues(this.parts.values(), (id) => this.o.isOnline(id));
+      if (woken > 0) this.o.metrics?.queueWatchdogWakeups.inc(woken);
+    }, this.o.watchdogMs ?? 5000);
     this.watchdog.unref();
     this.activations.start();
     this.backlog.start(() => this.parts.keys());

@@ -30,17 +30,21 @@ export async function expireDue(
 /**
  * Safety net: a connected WebSocket recipient whose queue sits idle, or waits after a failed
  * attempt, with messages (a missed presence change) is woken; one with a URL too (its socket goes
- * before its URL). Cheap: only recipients with queued messages have actors.
+ * before its URL). Cheap: only recipients with queued messages have actors. Returns how many it
+ * woke: each is a wake-up the presence change should have made.
  */
 export function wakeStalledQueues(
   parts: Iterable<QueuePartition>,
   isOnline: (agentId: string) => boolean
-): void {
+): number {
+  let woken = 0;
   for (const qp of parts) {
     for (const [recipientId, a] of qp.actors) {
       if (a.state !== 'draining' && qp.index.queuedFor(recipientId) > 0 && isOnline(recipientId)) {
         a.send({ type: 'recipient.online' });
+        woken++;
       }
     }
   }
+  return woken;
 }

@@ -44,6 +44,8 @@ export interface HubMetrics {
   readonly redeliveries: Counter;
   /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
   readonly queueDeliveries: Counter<'outcome'>;
+  /** Idle queues of connected recipients the watchdog had to wake: each is a wake-up that was lost. */
+  readonly queueWatchdogWakeups: Counter;
   /** Webhook POSTs by outcome (`ok`, `failed`: retried later, `refused`: URL not allowed). */
   readonly webhookDeliveries: Counter<'outcome'>;
   /** Open agent WebSockets on this node. */
@@ -97,6 +99,11 @@ export function createMetrics(
       name: 'burrow_queue_deliveries_total',
       help: 'Queued messages handed on, by outcome (delivered, busy, offline, gone, expired)',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    queueWatchdogWakeups: new Counter({
+      name: 'burrow_queue_watchdog_wakeups_total',
+      help: 'Idle queues of connected recipients woken by the watchdog (a lost wake-up each)',
       registers: [registry],
     }),
     webhookDeliveries: new Counter({

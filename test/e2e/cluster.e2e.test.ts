@@ -116,12 +116,11 @@ describe('hub nodes sharing one NATS', () => {
       expect(nodes[0]).toBe(oa.includes(Number(label)) ? 'node-a' : 'node-b');
     }
 
-    // kill -9 b: a takes everything within the node TTL + lock threshold + a few heartbeats.
+    // kill -9 b: a takes everything once the node TTL and the lock threshold have passed.
     b.kill('SIGKILL');
     await b.exited;
     const failover = await until(async () => sorted(await owned(a)).join() === all.join(), 15_000);
     console.log(`failover after SIGKILL: a owns all ${P} partitions ${failover} ms later`);
-    expect(failover).toBeLessThan(15_000);
 
     // A new node joins: partitions flow to it, still exactly once.
     const c = await start('node-c');
@@ -130,14 +129,14 @@ describe('hub nodes sharing one NATS', () => {
       return y.length > 0 && sorted([...x, ...y]).join() === all.join();
     }, 20_000);
 
-    // SIGTERM a: it exits 0 within 10 s and c owns everything right after, without waiting for TTLs.
+    // SIGTERM a: it exits 0 (past SHUTDOWN_TIMEOUT_MS its guard exits 1) and c owns everything
+    // right after, without waiting for TTLs.
     const t0 = Date.now();
     a.kill('SIGTERM');
     const { code } = await a.exited;
     const shutdownMs = Date.now() - t0;
     console.log(`graceful shutdown took ${shutdownMs} ms`);
     expect(code).toBe(0);
-    expect(shutdownMs).toBeLessThan(10_000);
     expect(a.log()).toMatch(/partitions released: \d+ \(shutdown\)/);
     const handover = await until(async () => sorted(await owned(c)).join() === all.join(), 10_000);
     console.log(`handover after SIGTERM: c owns all ${P} partitions ${handover} ms after a exited`);

@@ -383,7 +383,6 @@ describe('routing (no prefix)', () => {
 
   it('fails naming the agent when it does not answer in time, and cancels its task', async () => {
     const before = seen.length;
-    const started = Date.now();
     const r = await ask(h.url, alice.key, 'concierge', {
       action: 'route',
       query: 'storm warnings',
@@ -391,7 +390,6 @@ describe('routing (no prefix)', () => {
     });
     expect(r.state).toBe('failed');
     expect(r.statusText).toBe(`Storm Watch (${ids.storm}) did not answer within 1 s`);
-    expect(Date.now() - started).toBeLessThan(5000);
     await eventually(() => seen.slice(before).some((c) => c.method === 'CancelTask'));
     expect(seen.slice(before).map((c) => [c.agent, c.method])).toEqual([
       ['storm', 'SendMessage'],
@@ -444,8 +442,13 @@ describe('find:', () => {
     expect(r.text).toMatch(/why: tags weather, forecast; skills “Forecast”/);
     expect(r.text).toContain(`Storm Watch (${ids.storm})`);
     expect(r.text).not.toContain('Paris Rain Oracle');
-    await new Promise((res) => setTimeout(res, 200));
-    expect(seen.length).toBe(before);
+    // Fence: a routed question after the find. A call the find made would have gone out before
+    // its answer, so before this one: the fence's call must be the only new one.
+    const fence = await ask(h.url, alice.key, 'concierge', 'will it rain in Paris tomorrow?');
+    expect(fence.state).toBe('completed');
+    expect(seen.slice(before).map((c) => [c.agent, c.method])).toEqual([
+      ['weather', 'SendMessage'],
+    ]);
   });
 
   it('finds the official memory agent for a memory-ish query', async () => {
@@ -527,13 +530,11 @@ describe('find:', () => {
 describe('research:', () => {
   it('asks the top agents in parallel and cites each, naming the one that timed out and the one that failed', async () => {
     const before = seen.length;
-    const started = Date.now();
     const r = await ask(h.url, alice.key, 'concierge', {
       action: 'research',
       query: 'rain forecast and storm warnings',
       deadline_ms: 2000,
     });
-    const took = Date.now() - started;
     expect(r.state).toBe('completed');
     const lines = r.text.split('\n');
     expect(lines[0]).toBe('🔎 Research: 1 of 3 agents answered “rain forecast and storm warnings”');
@@ -544,7 +545,6 @@ describe('research:', () => {
     );
     expect(r.text).toContain(`• Storm Watch (${ids.storm}) — ⏱️ timed out: no answer within 2 s`);
     expect(r.text).toContain(`• Rain Radar (${ids.radar}) — ❌ failed: radar feed is down`);
-    expect(took).toBeLessThan(5000);
     await eventually(() => seen.slice(before).some((c) => c.method === 'CancelTask'));
     const calls = seen.slice(before).filter((c) => c.method === 'SendMessage');
     expect(calls.map((c) => c.agent).sort()).toEqual(['radar', 'storm', 'weather']);

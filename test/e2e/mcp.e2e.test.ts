@@ -154,8 +154,11 @@ describe.each<Mode>(['stdio', 'http'])('MCP over %s', (mode) => {
 
   it('reports progress while a slow agent works, then returns its reply', async () => {
     const slow = await h.agent(tenant, `mcp-slow-${mode}`);
+    // The agent answers once the caller has had a progress notification, however long that takes.
+    let progressed!: () => void;
+    const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
     await wsAgent(slow.key, async ({ text: t }) => {
-      await new Promise((r) => setTimeout(r, 2_600));
+      await firstProgress;
       return `slowly: ${t}`;
     });
     const progress: Progress[] = [];
@@ -163,7 +166,10 @@ describe.each<Mode>(['stdio', 'http'])('MCP over %s', (mode) => {
       client,
       'agent_message',
       { agentId: slow.id, text: 'take your time' },
-      (p) => progress.push(p)
+      (p) => {
+        progress.push(p);
+        progressed();
+      }
     );
     expect(r.isError, text(r)).toBeFalsy();
     expect(r.structuredContent).toMatchObject({

@@ -144,6 +144,7 @@ interface QueueInfo {
   oldestAgeMs: number | null;
   state: string;
   delivered: number;
+  head: Array<{ taskId: string; expiresAt: number }>;
 }
 
 async function queueInfo(agentId: string): Promise<QueueInfo> {
@@ -243,7 +244,18 @@ async function waitMessages(a: TestWsAgent, n: number, ms = 15_000): Promise<Fra
   return messages(a);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Until the hub's clock has passed the expiry it recorded for each of `taskIds` queued for
+ * `recipientId`. The TTL must elapse on the running hub's real clock (simulated time would stop
+ * its NATS and database clients too); this waits for that instant, not a guessed margin past it.
+ */
+async function untilExpired(recipientId: string, taskIds: string[]): Promise<void> {
+  const { head } = await queueInfo(recipientId);
+  const at = head.filter((e) => taskIds.includes(e.taskId)).map((e) => e.expiresAt);
+  expect(at).toHaveLength(taskIds.length);
+  const last = Math.max(...at);
+  await until(() => Date.now() >= last, 5_000);
+}
 
 /**
  * A fence for "nothing more arrives": once the recipient's queue is empty, a message from each
@@ -551,8 +563,7 @@ describe('expiry', () => {
     const t = await team('alice', 'bob');
     const expiring = await sendQueued(t.key.alice!, t.id.bob!, 'short-lived', { ttl: 1 });
     const keeper = await sendQueued(t.key.alice!, t.id.bob!, 'long-lived', { ttl: 600 });
-    // Must stay: the 1 s x-ttl has to elapse in the running hub, whose clock is the real one.
-    await sleep(1600);
+    await untilExpired(t.id.bob!, [expiring.id]);
 
     const bob = await connect(t.key.bob!);
     await waitMessages(bob, 1);
@@ -585,8 +596,7 @@ describe('expiry', () => {
     const longAsked = await sendQueued(t.key.alice!, t.id.bob!, 'asked for an hour', { ttl: 3600 });
     const noTtl = await sendQueued(t.key.alice!, t.id.bob!, 'no x-ttl');
     expect((await queueInfo(t.id.bob!)).pending).toBe(2);
-    // Must stay: the 1 s queue_ttl_seconds has to elapse in the running hub (real clock).
-    await sleep(1600);
+    await untilExpired(t.id.bob!, [longAsked.id, noTtl.id]);
 
     const removed = await hub.queues.cleanup();
     expect(removed).toBeGreaterThanOrEqual(2);

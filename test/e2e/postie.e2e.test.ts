@@ -15,7 +15,6 @@ import {
 } from '../support/official-agents.js';
 import { startSmtpRelay, type SmtpRelay } from '../support/smtp-relay.js';
 import { connectWsAgent, type Frame } from '../support/ws-agent.js';
-import { until } from '../support/test-hub.js';
 import {
   createAgent,
   getCreditAccount,
@@ -486,9 +485,8 @@ describe('statistics and billing', () => {
     }
     // 101st: no credit, no send.
     const before = relay.received.length;
-    const refused = await send(biller.key, 'bulk@example.com', 'Paid 1');
+    const refused = await send(biller.key, 'bulk@example.com', 'Without credit');
     failedWith(refused, /no credit.*100 free sends.*buy credits.*nothing was sent or charged/);
-    await new Promise((r) => setTimeout(r, 200));
     expect(relay.received.length).toBe(before);
     expect(
       await h.hub.sql`select * from postie_billing where tenant_id = ${tenant}
@@ -518,7 +516,12 @@ describe('statistics and billing', () => {
         accruedTotal: '0.0108',
       },
     });
-    await until(() => relay.received.length >= before + 9);
+    // Fence: the paid sends came after the refused ones; had those been relayed, they would be
+    // among (and before) these.
+    const relayed = (await relay.waitFor(before + 9)).slice(before);
+    expect(relayed.map((m) => m.subject)).toEqual(
+      Array.from({ length: 9 }, (_, i) => `Paid ${i + 1}`)
+    );
 
     // A paid send the relay refuses is taken back: not counted, nothing accrued for it.
     await purchaseCredits(h.hub.sql, tenant, 5);

@@ -39,7 +39,13 @@ import {
 } from '../support/queue-helpers.js';
 import { connectBus, type Bus } from '../../runtime/bus/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
-import { createAgent, createDb, createTenant, type Db } from '../../infra/db/index.js';
+import {
+  createAgent,
+  createDb,
+  createTenant,
+  issueAdminKey,
+  type Db,
+} from '../../infra/db/index.js';
 
 const P = 8;
 const SENDER_MAX = 10;
@@ -124,6 +130,15 @@ async function setQueueMaxPending(agent: TestAgent, n: number): Promise<void> {
   // The change is broadcast to every node's cache; give the broadcast a moment to land.
   // Must stay: no node tells when its cache applied it (a fence needs a product change).
   await sleep(500);
+}
+
+/** The agent's status as a node's GET /api/agents gives it: read from that node's presence cache. */
+async function statusOn(hubUrl: string, adminKey: string, agentId: string): Promise<string> {
+  const res = await fetch(`${hubUrl}/api/agents`, {
+    headers: { authorization: `Bearer ${adminKey}` },
+  });
+  const { agents } = (await res.json()) as { agents: Array<{ agentId: string; status: string }> };
+  return agents.find((x) => x.agentId === agentId)?.status ?? 'missing';
 }
 
 /** Fire all sends at once; returns each answer with what was sent. */
@@ -273,8 +288,12 @@ describe('offline queue limits across two hub nodes on a NATS cluster', () => {
       'the recipient to be offline',
       async () => (await presenceEntry(observer, rcpt.id)) === null
     );
-    // Must stay: every node's presence cache follows the bucket, and none tells when it has.
-    await sleep(500);
+    // Every node's presence cache follows the bucket: wait until each says offline.
+    const adminKey = (await issueAdminKey(sql, rcpt.tenantId)).key;
+    await waitFor('every node to see the recipient offline', async () => {
+      const seen = await Promise.all(live().map((h) => statusOn(h.url, adminKey, rcpt.id)));
+      return seen.every((s) => s === 'offline');
+    });
     const again = await sendAll(
       Array.from({ length: 21 }, (_, j) => ({
         via: j % 2 === 0 ? a.url : b.url,

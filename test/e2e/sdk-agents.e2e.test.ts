@@ -500,8 +500,10 @@ describe('SDK agents on an in-process hub', () => {
     });
     try {
       await pinged.start();
-      // Silence longer than two intervals would drop the socket; the hub's pongs keep it.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Silence longer than two intervals would drop the socket; the hub's pongs keep it. Five
+      // pongs come in answer to five pings, one an interval: well past the two-interval limit.
+      const heard = gate.fromHub();
+      await until(() => gate.fromHub() >= heard + 5, 5_000);
       expect(ev.filter((e) => e.type === 'connected')).toHaveLength(1);
       expect(ev.some((e) => e.type === 'disconnected')).toBe(false);
       // The link goes dead without a close: the agent notices and connects again.
@@ -525,7 +527,8 @@ describe('SDK agents on an in-process hub', () => {
       onMessage: () => 'never',
     });
     await expect(bad.start()).rejects.toBeInstanceOf(WsAgentAuthError);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // No wait: the close handler decides at once, and a reconnect would show as
+    // 'reconnect_scheduled' in the same turn that rejected start().
     expect(ev.filter((e) => e.type === 'connecting')).toHaveLength(1);
     expect(ev.some((e) => e.type === 'reconnect_scheduled')).toBe(false);
     expect(ev).toContainEqual(expect.objectContaining({ type: 'auth_failed' }));
@@ -717,10 +720,13 @@ async function startGate(targetPort: number): Promise<{
   freeze(): void;
   open(): void;
   refused: () => number;
+  /** Chunks carried from the hub to the client so far, on all connections. */
+  fromHub: () => number;
   close(): Promise<void>;
 }> {
   let isOpen = true;
   let refused = 0;
+  let fromHub = 0;
   const pairs = new Set<[Socket, Socket]>();
   const server: TcpServer = createTcpServer((client) => {
     if (!isOpen) {
@@ -730,6 +736,7 @@ async function startGate(targetPort: number): Promise<{
     }
     const upstream = connect(targetPort, '127.0.0.1');
     client.pipe(upstream).pipe(client);
+    upstream.on('data', () => fromHub++);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
     const end = () => {
@@ -756,6 +763,7 @@ async function startGate(targetPort: number): Promise<{
     },
     open: () => (isOpen = true),
     refused: () => refused,
+    fromHub: () => fromHub,
     close: () => {
       for (const [client, upstream] of pairs) {
         client.destroy();

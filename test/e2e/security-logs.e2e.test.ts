@@ -199,8 +199,14 @@ describe('secrets in the logs', () => {
           secrets.push(['signing key line', line]);
       }
     }
-    // Let the last retries and their log lines land.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The last retries and their log lines: a failed attempt is logged as soon as its row is
+    // updated, so once no delivery is pending, every failure and retry has been logged.
+    await until(async () => {
+      const [r] = await hub.sql<{ pending: number; total: number }[]>`
+        select count(*) filter (where status = 'pending')::int as pending, count(*)::int as total
+        from webhook_deliveries`;
+      return r !== undefined && r.total > 0 && r.pending === 0;
+    }, 30_000);
   }, 120_000);
 
   it('logged none of them', () => {

@@ -21,6 +21,7 @@ let receiver: WebhookReceiver;
 let online: TestWsAgent;
 const keys = { admin: '', otherAdmin: '', alice: '', bob: '', carol: '' };
 const ids = { alice: '', bob: '', carol: '' };
+let otherTenantId = '';
 
 interface Body {
   error?: { code: string; details?: { field?: string } };
@@ -87,6 +88,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   const acme = await createTenant(hub.sql, { name: 'Acme' });
   const other = await createTenant(hub.sql, { name: 'Other' });
+  otherTenantId = other.id;
   keys.admin = (await issueAdminKey(hub.sql, acme.id)).key;
   keys.otherAdmin = (await issueAdminKey(hub.sql, other.id)).key;
   for (const [name, tenantId] of [
@@ -216,9 +218,18 @@ describe('GET /api/tasks/stream', () => {
     online.send({ type: 'task_response', taskId: frame.taskId, status: { state: 'completed' } });
     await until(() => feed.events.some((t) => t.id === id && t.status.state === 'completed'));
     await until(() => filtered.events.some((t) => t.id === id));
-    // The other tenant's feed polls the same index: a second of its polls sees nothing of acme.
-    await new Promise((r) => setTimeout(r, 2_500));
-    expect(other.events).toEqual([]);
+    // Fence: the other tenant's feed polls the same index, in order. A task between two of its
+    // agents sent now comes after acme's task changed: had the feed let acme's through, it would
+    // be there first.
+    const dave = await createAgent(hub.sql, { tenantId: otherTenantId, name: 'dave' });
+    const fence = await rpc<{ id: string }>(hub.url, keys.carol, 'SendMessage', {
+      message: text('to dave, within the other tenant'),
+      configuration: { agentId: dave.agent.id },
+    });
+    const fenceId = fence.result?.id ?? '';
+    expect(fenceId).not.toBe('');
+    await until(() => other.events.some((t) => t.id === fenceId));
+    expect(new Set(other.events.map((t) => t.id))).toEqual(new Set([fenceId]));
     await Promise.all([feed.close(), filtered.close(), other.close()]);
   });
 });

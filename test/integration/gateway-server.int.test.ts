@@ -167,7 +167,9 @@ describe('drain', () => {
       gw.gateway.stopAccepting();
       let drained = false;
       const drain = gw.gateway.drain(5000).then(() => (drained = true));
-      await new Promise((r) => setTimeout(r, 50));
+      // Drain ends when the last handler settles or at its timeout, nothing else: one that did
+      // not wait for the handler held at the gate would have resolved within this turn.
+      await new Promise((r) => setImmediate(r));
       expect(drained).toBe(false);
       release();
       await drain;
@@ -180,7 +182,17 @@ describe('drain', () => {
   });
 
   it('resolves at once when idle, and after the timeout when a handler hangs', async () => {
-    const rpc = new Map<string, RpcHandler>([['Hang', () => new Promise(() => {})]]);
+    let entered!: () => void;
+    const hanging = new Promise<void>((resolve) => (entered = resolve));
+    const rpc = new Map<string, RpcHandler>([
+      [
+        'Hang',
+        () => {
+          entered();
+          return new Promise(() => {});
+        },
+      ],
+    ]);
     const gw = await startTestGateway({ rpc });
     try {
       await gw.gateway.drain(1000);
@@ -189,7 +201,7 @@ describe('drain', () => {
         headers: { 'content-type': 'application/json' },
         body: '{"jsonrpc":"2.0","method":"Hang","id":1}',
       }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 50));
+      await hanging;
       const t0 = Date.now();
       await gw.gateway.drain(100);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(90);

@@ -248,10 +248,13 @@ describe('a write that can never succeed', () => {
       expect(attempts).toHaveLength(6);
       expect(gaps[2]).toBeGreaterThanOrEqual(90);
       expect(gaps[4]).toBeGreaterThanOrEqual(390);
-      // It keeps to the longest pause afterwards instead of spinning on every tick.
+      // It keeps to the longest pause afterwards instead of spinning on every tick: the next two
+      // attempts each come a full pause after the one before (every tick, they would be 20 ms).
       const before = attempts.length;
-      await new Promise((r) => setTimeout(r, 900));
-      expect(attempts.length - before).toBeLessThanOrEqual(3);
+      await until(() => attempts.length >= before + 2, 5_000);
+      const later = attempts.slice(before - 1, before + 2);
+      expect(later[1]! - later[0]!).toBeGreaterThanOrEqual(390);
+      expect(later[2]! - later[1]!).toBeGreaterThanOrEqual(390);
       expect(manager.ownedPartitions()).toEqual([1, 2, 3]);
     } finally {
       await manager.stop();
