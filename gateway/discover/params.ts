@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
 import { parseParams } from '../../runtime/protocol/index.js';
-import { parseJsonObject, rejectNul } from '../http/index.js';
+import { parseJsonObject, queryInteger, rejectNul } from '../http/index.js';
 import type { DirectorySearch, NearbySearch } from '../../infra/db/index.js';
 
 /** Search `limit` and nearby `limit`/`radius` (interface-spec "Limits"). */
@@ -25,12 +25,8 @@ export const DiscoverLimits = {
 const text = (max: number) =>
   z.string().trim().min(1, 'must not be empty').max(max, `holds at most ${max} characters`);
 
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+// Published in /openapi.json as an integer with its range (a string pattern said less).
+const whole = queryInteger;
 
 const decimal = (min: number, max: number) =>
   z

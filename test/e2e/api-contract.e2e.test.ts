@@ -213,6 +213,14 @@ describe('GET /openapi.json of a real hub', () => {
         days: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 366 }),
       });
     }
+    expect(query('/api/workspaces/{workspaceId}/memories')).toMatchObject({
+      limit: { type: 'integer', minimum: 1 },
+      offset: { type: 'integer', minimum: 0 },
+    });
+    expect(query('/api/discover/agents')).toMatchObject({
+      limit: { type: 'integer', minimum: 1, maximum: 50 },
+      offset: { type: 'integer', minimum: 0 },
+    });
     expect(query('/debug/machines/{id}/graph')).toEqual({
       format: expect.objectContaining({ type: 'string', enum: ['mermaid', 'dot'] }),
     });
