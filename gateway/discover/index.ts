@@ -25,7 +25,6 @@ export {
   parseNearby,
   parseRate,
   parseSearch,
-  queryValues,
   queryWords,
   type SearchRequest,
 } from './params.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { InvalidParamsError } from '../../runtime/errors/index.js';
 import { parseParams } from '../../runtime/protocol/index.js';
-import { parseJsonObject, rejectNul } from '../http/index.js';
+import { parseJsonObject, parseQuery, queryInteger } from '../http/index.js';
 import type { DirectorySearch, NearbySearch } from '../../infra/db/index.js';
 
 /** Search `limit` and nearby `limit`/`radius` (interface-spec "Limits"). */
@@ -25,12 +25,8 @@ export const DiscoverLimits = {
 const text = (max: number) =>
   z.string().trim().min(1, 'must not be empty').max(max, `holds at most ${max} characters`);
 
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+// Published in /openapi.json as an integer with its range (a string pattern said less).
+const whole = queryInteger;
 
 const decimal = (min: number, max: number) =>
   z
@@ -67,7 +63,7 @@ const MediaType = z
 
 const Bool = z.enum(['true', 'false', '1', '0'], 'must be true or false');
 
-export const SearchQuery = z.object({
+export const SearchQuery = z.strictObject({
   q: z.string().trim().max(DiscoverLimits.maxQueryLength).optional(),
   query: z.string().trim().max(DiscoverLimits.maxQueryLength).optional(),
   category: text(100).optional(),
@@ -88,7 +84,7 @@ export const SearchQuery = z.object({
   pricing: z.enum(['free', 'paid', 'all'], 'must be free, paid or all').optional(),
 });
 
-export const NearbyQuery = z.object({
+export const NearbyQuery = z.strictObject({
   lat: decimal(-90, 90),
   lng: decimal(-180, 180),
   radius: decimal(0, DiscoverLimits.nearby.maxRadiusKm)
@@ -107,27 +103,6 @@ export interface SearchRequest {
   tenantOnly: boolean;
 }
 
-/**
- * The raw query string as one value per name. Throws naming a parameter that is unknown or given
- * twice (a second value would otherwise be silently dropped).
- */
-export function queryValues(raw: string, allowed: readonly string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw)) {
-    if (!allowed.includes(name)) {
-      throw new InvalidParamsError(name, `unknown parameter; accepted: ${allowed.join(', ')}`);
-    }
-    if (Object.hasOwn(values, name)) throw new InvalidParamsError(name, 'is given more than once');
-    // PostgreSQL text cannot hold a NUL: refused here rather than failing the query.
-    rejectNul(value, name);
-    values[name] = value;
-  }
-  return values;
-}
-
-const SEARCH_NAMES = Object.keys(SearchQuery.shape);
-const NEARBY_NAMES = Object.keys(NearbyQuery.shape);
-
 /** The words of a text query: letters and digits only, so nothing reaches SQL as syntax. */
 export function queryWords(q: string): string[] {
   return q
@@ -137,7 +112,7 @@ export function queryWords(q: string): string[] {
 }
 
 export function parseSearch(raw: string): SearchRequest {
-  const p = parseParams(SearchQuery, queryValues(raw, SEARCH_NAMES));
+  const p = parseQuery(SearchQuery, raw);
   if (p.q !== undefined && p.q !== '' && p.query !== undefined && p.query !== '') {
     throw new InvalidParamsError('query', 'is another name for q: give one of them');
   }
@@ -180,7 +155,7 @@ export function parseSearch(raw: string): SearchRequest {
 }
 
 export function parseNearby(raw: string): NearbySearch {
-  const p = parseParams(NearbyQuery, queryValues(raw, NEARBY_NAMES));
+  const p = parseQuery(NearbyQuery, raw);
   const s: NearbySearch = {
     lat: p.lat,
     lng: p.lng,
@@ -213,6 +188,8 @@ export function parseRate(body: Buffer): RateBody {
 }
 
 /** No parameters: anything given is a mistake worth naming. */
+export const NoQuery = z.strictObject({});
+
 export function noParams(raw: string): void {
-  queryValues(raw, []);
+  parseQuery(NoQuery, raw);
 }

@@ -2,7 +2,7 @@
 // (params.ts), the answers are what queries.ts and the detail repo write.
 import { z } from 'zod';
 import type { RouteDoc } from '../http/index.js';
-import { NearbyQuery, RateBody, SearchQuery } from './params.js';
+import { NearbyQuery, NoQuery, RateBody, SearchQuery } from './params.js';
 
 const tags = ['Discovery'] as const;
 const fresh = { 'cache-control': 'no-cache (or no-store) computes the answer afresh' };
@@ -77,8 +77,6 @@ const Location = z.object({
   country: z.string(),
   visibility: z.string(),
 });
-
-const NoQuery = z.object({});
 
 /** A list answer with its X-Cache header. */
 const cached = (schema: z.ZodType) => ({

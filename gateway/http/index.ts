@@ -15,6 +15,7 @@ export { InFlight } from './in-flight.js';
 export { readBody } from './body.js';
 export { parseJsonObject, rejectNul } from './json-body.js';
 export { parseBody, parseQuery, jsonObjectBody, checkBody } from './validate.js';
+export { queryInteger } from './query-schemas.js';
 export { Exchange, writeReply } from './exchange.js';
 export { addReplyHeaders, currentClientAddress, RequestScope } from './reply-headers.js';
 export {

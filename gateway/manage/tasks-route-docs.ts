@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { TaskStates } from '../../runtime/protocol/index.js';
 import { HubTaskSchema } from '../a2a/method-docs.js';
-import type { RouteDoc } from '../http/index.js';
+import { queryInteger, type RouteDoc } from '../http/index.js';
 
 export const TASKS_LIMIT = { default: 50, max: 200 } as const;
 
@@ -23,24 +23,28 @@ const Filter = {
   state: z.enum(TaskStates).optional(),
 };
 
+/** GET /api/tasks: the filters and how many tasks at most. */
+export const TasksQuery = z.strictObject({
+  ...Filter,
+  limit: queryInteger(1, TASKS_LIMIT.max)
+    .default(TASKS_LIMIT.default)
+    .describe(`How many tasks at most (default ${TASKS_LIMIT.default})`),
+});
+
+/** The feed takes the filters only: it sends every change, so a limit would mean nothing. */
+export const TaskFeedQuery = z.strictObject(Filter);
+
 export const tasksDocs = {
   listTenantTasks: {
     ...admin,
     summary: "The tenant's tasks (sent or received by its agents), newest change first",
-    query: z.strictObject({
-      ...Filter,
-      limit: z
-        .string()
-        .regex(/^\d{1,3}$/)
-        .optional()
-        .describe(`1 to ${TASKS_LIMIT.max}`),
-    }),
+    query: TasksQuery,
     responses: { 200: z.object({ tasks: z.array(TenantTask), count: z.number().int() }) },
   },
   tenantTaskFeed: {
     ...admin,
     summary: "A live feed of the tenant's task changes (Server-Sent Events, one `task` event each)",
-    query: z.strictObject(Filter),
+    query: TaskFeedQuery,
     responses: { 200: { description: 'An event stream', contentType: 'text/event-stream' } },
   },
   tenantTask: {

@@ -2,23 +2,18 @@
 // filters, one task in full, cancel on behalf of the tenant's sending agent, and a live feed as
 // Server-Sent Events. An admin key cannot send, so these read the tasks index (every task one of
 // the tenant's agents sent or received); another tenant's task is 404.
+import type { z } from 'zod';
 import type { TaskService } from '../../actors/index.js';
 import { getTenantTask, listTenantTasks, type Queryable } from '../../infra/db/index.js';
-import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
-import {
-  TaskStates,
-  encodeTaskHub,
-  type Task,
-  type TaskStateName,
-  type TaskView,
-} from '../../runtime/protocol/index.js';
+import { HubError } from '../../runtime/errors/index.js';
+import { encodeTaskHub, type Task, type TaskView } from '../../runtime/protocol/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { decodeParam, jsonReply, type Reply } from '../http/index.js';
+import { decodeParam, jsonReply, parseQuery, type Reply } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 import { SseWriter } from '../sse/index.js';
 import { requireAdmin } from './agents-admin-routes.js';
 import { manageDocs } from './route-docs.js';
-import { TASKS_LIMIT } from './tasks-route-docs.js';
+import { TASKS_LIMIT, type TaskFeedQuery } from './tasks-route-docs.js';
 
 export { TASKS_LIMIT };
 
@@ -53,42 +48,6 @@ export function tenantTaskView(t: Task, view: TaskView = {}) {
   };
 }
 
-export interface TaskFilter {
-  agentId?: string;
-  contextId?: string;
-  state?: TaskStateName;
-  limit: number;
-}
-
-/** agentId, contextId, state, limit from the query; anything else is 400 naming it. */
-export function parseTaskFilter(query: string, allowLimit = true): TaskFilter {
-  const params = new URLSearchParams(query);
-  const out: TaskFilter = { limit: TASKS_LIMIT.default };
-  for (const [key, value] of params) {
-    if (params.getAll(key).length > 1) throw new InvalidParamsError(key, 'given more than once');
-    if (key === 'agentId' || key === 'contextId') {
-      if (value.length === 0 || value.length > 200) {
-        throw new InvalidParamsError(key, 'must be 1 to 200 characters');
-      }
-      out[key] = value;
-    } else if (key === 'state') {
-      if (!(TaskStates as readonly string[]).includes(value)) {
-        throw new InvalidParamsError('state', `must be one of ${TaskStates.join(', ')}`);
-      }
-      out.state = value as TaskStateName;
-    } else if (key === 'limit' && allowLimit) {
-      if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > TASKS_LIMIT.max) {
-        throw new InvalidParamsError('limit', `must be an integer from 1 to ${TASKS_LIMIT.max}`);
-      }
-      out.limit = Number(value);
-    } else {
-      const allowed = allowLimit ? 'agentId, contextId, state, limit' : 'agentId, contextId, state';
-      throw new InvalidParamsError(key, `unknown parameter; allowed: ${allowed}`);
-    }
-  }
-  return out;
-}
-
 export function tasksRoutes(d: TasksRoutesDeps): RouteRegistrar {
   const pollMs = d.feedPollMs ?? 1_000;
   const ownTask = async (tenantId: string, rawId: string): Promise<Task> => {
@@ -105,7 +64,8 @@ export function tasksRoutes(d: TasksRoutesDeps): RouteRegistrar {
       doc: manageDocs.listTenantTasks,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const tasks = await listTenantTasks(d.sql, { tenantId, ...parseTaskFilter(req.query) });
+        const filter = parseQuery(manageDocs.listTenantTasks.query, req.query);
+        const tasks = await listTenantTasks(d.sql, { tenantId, ...filter });
         return jsonReply(200, {
           tasks: tasks.map((t) => tenantTaskView(t, SUMMARY)),
           count: tasks.length,
@@ -118,7 +78,7 @@ export function tasksRoutes(d: TasksRoutesDeps): RouteRegistrar {
       doc: manageDocs.tenantTaskFeed,
       handler: async (req) => {
         const { tenantId } = await requireAdmin(d.auth, req);
-        const filter = parseTaskFilter(req.query, false);
+        const filter = parseQuery(manageDocs.tenantTaskFeed.query, req.query);
         return feedReply((sse) => {
           const feed = new TaskFeed(d.sql, sse, { tenantId, ...filter }, pollMs);
           sse.onClose(() => feed.stop());
@@ -181,7 +141,7 @@ class TaskFeed {
   constructor(
     private readonly sql: Queryable,
     private readonly sse: SseWriter,
-    private readonly q: { tenantId: string } & TaskFilter,
+    private readonly q: { tenantId: string } & z.output<typeof TaskFeedQuery>,
     private readonly pollMs: number
   ) {
     this.schedule();

@@ -8,19 +8,22 @@ import {
   type UsageScope,
 } from '../../infra/db/index.js';
 import { z } from 'zod';
-import { InvalidParamsError } from '../../runtime/errors/index.js';
 import type { Authenticator } from '../auth/index.js';
-import { jsonReply, type RouteDoc, type RouteRequest } from '../http/index.js';
+import {
+  jsonReply,
+  parseQuery,
+  queryInteger,
+  type RouteDoc,
+  type RouteRequest,
+} from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
 
 export const DAYS = { default: 7, max: 366 } as const;
 
 const DaysQuery = z.strictObject({
-  days: z
-    .string()
-    .regex(/^\d{1,4}$/)
-    .optional()
-    .describe(`1 to ${DAYS.max}, default ${DAYS.default}`),
+  days: queryInteger(1, DAYS.max)
+    .default(DAYS.default)
+    .describe(`How many days back, today included (default ${DAYS.default})`),
 });
 
 const docs = {
@@ -78,24 +81,6 @@ export interface UsageRoutesDeps {
   readonly auth: Pick<Authenticator, 'authenticate'>;
 }
 
-/** `days` from the query: 1..366, default 7; any other parameter is 400 naming it. */
-export function parseDays(query: string): number {
-  const params = new URLSearchParams(query);
-  for (const key of params.keys()) {
-    if (key !== 'days') throw new InvalidParamsError(key, 'unknown parameter; allowed: days');
-  }
-  const all = params.getAll('days');
-  if (all.length === 0) return DAYS.default;
-  const raw = all[0] ?? '';
-  if (all.length > 1 || !/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > DAYS.max) {
-    throw new InvalidParamsError('days', `must be one integer from 1 to ${DAYS.max}`, {
-      min: 1,
-      max: DAYS.max,
-    });
-  }
-  return Number(raw);
-}
-
 function scopeOf(p: Principal): UsageScope {
   return p.kind === 'agent'
     ? { kind: 'agent', agentId: p.agentId }
@@ -105,7 +90,7 @@ function scopeOf(p: Principal): UsageScope {
 export function usageRoutes(d: UsageRoutesDeps): RouteRegistrar {
   const caller = async (req: RouteRequest) => {
     const p = await d.auth.authenticate(req.headers.authorization, req.scope);
-    return { scope: scopeOf(p), days: parseDays(req.query) };
+    return { scope: scopeOf(p), days: parseQuery(DaysQuery, req.query).days };
   };
   return (table) => {
     table.add({

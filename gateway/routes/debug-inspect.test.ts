@@ -1,4 +1,5 @@
-// The /debug/inspect query: a kind the host runs and/or an actor id, each bad value named.
+// The /debug/inspect query, read with its doc's schema: a kind the host runs and/or an actor id,
+// each bad value, repeated or unknown parameter named.
 import { describe, expect, it } from 'vitest';
 import { inspectFilterOf } from './debug-inspect.js';
 
@@ -15,8 +16,12 @@ describe('inspectFilterOf', () => {
   it.each([
     ['', 'kind'],
     ['kind=queue', 'kind'],
+    ['kind=', 'kind'],
     ['id=', 'id'],
     [`id=${'x'.repeat(201)}`, 'id'],
+    ['kind=task&kind=queue', 'kind'],
+    ['id=a&id=b', 'id'],
+    ['kind=task&colour=blue', 'colour'],
   ])('refuses %j naming %s', (query, field) => {
     expect(() => inspectFilterOf(query, ['task'])).toThrow(
       new RegExp(`Invalid params: ${field}: `)

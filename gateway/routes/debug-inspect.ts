@@ -11,7 +11,9 @@ import type { DebugInspect } from '../deps.js';
 import { writeReply } from '../http/exchange.js';
 import { restErrorReply } from '../http/reply.js';
 import type { RouteTable } from '../http/route-table.js';
+import { parseQuery } from '../http/validate.js';
 import { bearerTokenCheck } from './admin-auth.js';
+import { builtInDocs } from './route-docs.js';
 
 export interface InspectFilterQuery {
   kind?: string;
@@ -26,19 +28,14 @@ interface SocketData {
 /** A closed socket's frames are dropped: more than this many bytes queued ends the watch. */
 const MAX_BACKPRESSURE_BYTES = 4 * 1024 * 1024;
 
-/** The watch a query asks for; throws the catalog error that names the bad field. */
+/**
+ * The watch a query asks for, read with the route doc's schema; throws the catalog error that
+ * names the bad parameter. The kinds are the node's own, so they are checked here, not in the doc.
+ */
 export function inspectFilterOf(query: string, kinds: readonly string[]): InspectFilterQuery {
-  const q = new URLSearchParams(query);
-  const kind = q.get('kind') ?? undefined;
-  const id = q.get('id') ?? undefined;
-  if (kind === undefined && id === undefined) {
-    throw new InvalidParamsError('kind', 'name a kind (e.g. kind=task) or an actor id (id=…)');
-  }
+  const { kind, id } = parseQuery(builtInDocs.inspect.query, query);
   if (kind !== undefined && !kinds.includes(kind)) {
     throw new InvalidParamsError('kind', `must be one of ${kinds.join(', ')}`);
-  }
-  if (id !== undefined && (id.length === 0 || id.length > 200)) {
-    throw new InvalidParamsError('id', 'must be 1..200 characters');
   }
   return { ...(kind !== undefined ? { kind } : {}), ...(id !== undefined ? { id } : {}) };
 }
@@ -48,6 +45,7 @@ export function registerDebugInspect(
   opts: { inspect: DebugInspect; adminToken: string; log: Logger }
 ): void {
   const authorized = bearerTokenCheck(opts.adminToken);
+  table.describe({ method: 'GET', pattern: '/debug/inspect', doc: builtInDocs.inspect });
   table.app.ws<SocketData>('/debug/inspect', {
     maxPayloadLength: 4 * 1024,
     idleTimeout: 120,

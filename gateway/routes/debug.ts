@@ -1,10 +1,11 @@
 // The /debug routes of style B4.7 (machines, definitions, actor snapshots, cluster view). Mounted
 // only when debug is enabled and an admin token is set; every call needs `Bearer <adminToken>`.
-import { HubError, InvalidParamsError, UnauthenticatedError } from '../../runtime/errors/index.js';
+import { HubError, UnauthenticatedError } from '../../runtime/errors/index.js';
 import type { DebugSource } from '../deps.js';
 import type { Logger } from '../../runtime/log/index.js';
 import { jsonReply, restErrorReply, textReply, type Reply } from '../http/reply.js';
 import { decodeParam, type RouteRequest } from '../http/request.js';
+import { parseQuery } from '../http/validate.js';
 import type { RouteHandler, RouteSpec } from '../http/route-table.js';
 import { bearerTokenCheck } from './admin-auth.js';
 import { builtInDocs } from './route-docs.js';
@@ -52,16 +53,12 @@ export function debugRoutes(opts: DebugRoutesOptions): RouteSpec[] {
       }),
     },
     {
-      // ?format=mermaid (default; GitHub and most Markdown viewers draw it) or dot (Graphviz).
       method: 'GET',
       pattern: '/debug/machines/:id/graph',
       doc: builtInDocs.machineGraph,
       handler: guarded((req) => {
         const id = decodeParam(req.params['id'] ?? '');
-        const format = new URLSearchParams(req.query).get('format') ?? 'mermaid';
-        if (format !== 'mermaid' && format !== 'dot') {
-          throw new InvalidParamsError('format', 'must be "mermaid" or "dot"');
-        }
+        const { format } = parseQuery(builtInDocs.machineGraph.query, req.query);
         const graph = debug.machineGraph?.(id, format);
         if (graph === undefined)
           throw new HubError('NOT_FOUND', `No machine "${id}" is registered`);

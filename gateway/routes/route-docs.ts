@@ -13,6 +13,44 @@ const Health = z.object({
 
 const debug = { tags: ['Debug'], auth: 'adminToken' } as const;
 
+/** runtime/inspect's events (@statelyai/inspect's StatelyInspectionEvent), by type. */
+const inspected = <T extends string>(type: T, more: z.ZodRawShape) =>
+  z.looseObject({
+    type: z.literal(type),
+    sessionId: z.string().describe('The actor: its system id <kind>:<id>'),
+    rootId: z.string(),
+    createdAt: z.string().describe('Epoch milliseconds, as a string'),
+    id: z.string(),
+    _version: z.string(),
+    ...more,
+  });
+const InspectedSnapshot = z.looseObject({
+  status: z.string(),
+  value: z.unknown(),
+  context: z.unknown(),
+});
+const inspectionFrames = {
+  '@xstate.actor': {
+    description: 'An actor came into view (one per matching live actor first)',
+    schema: inspected('@xstate.actor', {
+      name: z.string(),
+      definition: z.string().optional(),
+      snapshot: InspectedSnapshot,
+    }),
+  },
+  '@xstate.event': {
+    description: 'An event was delivered to the actor',
+    schema: inspected('@xstate.event', { event: z.looseObject({ type: z.string() }) }),
+  },
+  '@xstate.snapshot': {
+    description: 'The actor moved to a new state',
+    schema: inspected('@xstate.snapshot', {
+      event: z.looseObject({ type: z.string() }),
+      snapshot: InspectedSnapshot,
+    }),
+  },
+};
+
 /** POST /a2a and the per-agent endpoints: the methods are in GET /openrpc.json. */
 export function jsonRpcDoc(summary: string, auth: RouteDoc['auth'], errors?: number[]): RouteDoc {
   return {
@@ -86,7 +124,12 @@ export const builtInDocs = {
   machineGraph: {
     ...debug,
     summary: "A machine's states and transitions as Mermaid or DOT",
-    query: z.object({ format: z.enum(['mermaid', 'dot']).optional() }),
+    query: z.strictObject({
+      format: z
+        .enum(['mermaid', 'dot'])
+        .default('mermaid')
+        .describe('mermaid (GitHub and most Markdown viewers draw it) or dot (Graphviz)'),
+    }),
     responses: {
       200: {
         description: 'Mermaid or DOT text',
@@ -111,6 +154,34 @@ export const builtInDocs = {
     ...debug,
     summary: "The cluster's nodes and partitions",
     responses: { 200: z.record(z.string(), z.unknown()) },
+  },
+  inspect: {
+    ...debug,
+    summary: "Live XState inspection events of this node's actors (a WebSocket)",
+    description:
+      'Upgrade with `Authorization: Bearer <ADMIN_TOKEN>` (or `?token=`, for browsers, which ' +
+      'cannot set headers on a WebSocket). Name a kind, an actor id, or both; each event is one ' +
+      "text frame in the Stately inspector's format. A bad token or filter is refused before the " +
+      'upgrade, with the REST error body.',
+    headers: { upgrade: 'websocket', 'sec-websocket-key': 'The WebSocket handshake key' },
+    query: z
+      .strictObject({
+        kind: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('Every actor of this kind (e.g. task); the kinds are those the node runs'),
+        id: z.string().min(1).max(200).optional().describe('The one actor with this id'),
+        token: z.string().optional().describe('The admin token, when no header can be sent'),
+      })
+      .refine((q) => q.kind !== undefined || q.id !== undefined, {
+        path: ['kind'],
+        message: 'name a kind (e.g. kind=task) or an actor id (id=…)',
+      }),
+    responses: { 101: { description: 'Switching Protocols: inspection events from now on' } },
+    errors: [400, 401],
+    webSocket: { fromHub: inspectionFrames, fromClient: {} },
   },
   dashboard: {
     summary: 'The web dashboard (a single-page app; every path under it serves the app)',

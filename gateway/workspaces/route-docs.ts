@@ -3,7 +3,7 @@
 // path segments taken out of the params, for the REST routes in GET /openapi.json.
 import { z } from 'zod';
 import { WORKSPACE_ID, WORKSPACE_MEMORY_ID } from '../../infra/db/index.js';
-import type { RouteDoc } from '../http/index.js';
+import { queryInteger, type RouteDoc } from '../http/index.js';
 import {
   MAX_CONTENT_BYTES,
   MAX_SECRET_BYTES,
@@ -240,14 +240,24 @@ export function workspaceRouteDoc(
   };
 }
 
-/** A query string holds text: numbers as their digits. */
+/**
+ * A query string holds text: a number of the method's params is read from its digits, with the
+ * params' own range (so /openapi.json publishes it as an integer with that range).
+ */
 function queryOf(params: z.ZodObject): z.ZodObject {
   return z.strictObject(
     Object.fromEntries(
-      Object.keys(params.shape).map((k) => [
-        k,
-        k === 'type' ? MemoryType.optional() : z.string().regex(/^\d+$/).optional(),
-      ])
+      Object.entries(params.shape as Record<string, z.ZodType>).map(([k, schema]) => {
+        let inner: z.ZodType = schema;
+        while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) {
+          inner = (inner as z.ZodOptional<z.ZodType> | z.ZodNullable<z.ZodType>).unwrap();
+        }
+        const read =
+          inner instanceof z.ZodNumber
+            ? queryInteger(inner.minValue ?? 0, inner.maxValue ?? Number.MAX_SAFE_INTEGER)
+            : inner;
+        return [k, read.optional()];
+      })
     )
   );
 }

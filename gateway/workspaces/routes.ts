@@ -6,11 +6,12 @@ import {
   decodeParam,
   jsonReply,
   parseJsonObject,
+  parseQuery,
   type HttpMethod,
   type RouteRequest,
 } from '../http/index.js';
 import type { RouteRegistrar } from '../routes/index.js';
-import { HubError, InvalidParamsError } from '../../runtime/errors/index.js';
+import { HubError } from '../../runtime/errors/index.js';
 import { readParams } from './params.js';
 import { workspaceRouteDoc, type WorkspaceOperationName } from './route-docs.js';
 import { workspaceOperations, type WorkspaceDeps } from './service.js';
@@ -26,9 +27,8 @@ interface Row {
   status?: number;
   /** Body fields accepted (POST, PUT, PATCH). */
   body?: readonly string[];
-  /** Query parameters accepted (GET), with the ones read as whole numbers. */
+  /** Query parameters accepted (GET). */
   query?: readonly string[];
-  numbers?: readonly string[];
 }
 
 const WS = '/api/workspaces/:workspaceId';
@@ -51,7 +51,6 @@ const ROWS: readonly Row[] = [
     pattern: `${WS}/memories`,
     op: 'memories',
     query: ['type', 'limit', 'offset'],
-    numbers: ['limit', 'offset'],
   },
   {
     method: 'POST',
@@ -85,20 +84,22 @@ export function workspaceRoutes(d: WorkspaceRoutesDeps): RouteRegistrar {
   return (table) => {
     for (const row of ROWS) {
       const op = ops[row.op]!;
+      const doc = workspaceRouteDoc(row.op, {
+        status: row.status ?? 200,
+        ...(row.body ? { body: row.body } : {}),
+        ...(row.query ? { query: row.query } : {}),
+      });
+      const query = doc.query;
       table.add({
         method: row.method,
         pattern: row.pattern,
         ...(row.body ? { body: true } : {}),
-        doc: workspaceRouteDoc(row.op, {
-          status: row.status ?? 200,
-          ...(row.body ? { body: row.body } : {}),
-          ...(row.query ? { query: row.query } : {}),
-        }),
+        doc,
         handler: async (req) => {
           const principal = await d.auth.authenticate(req.headers.authorization, req.scope);
           const params = {
             ...(row.body ? bodyParams(await req.body, row.body) : {}),
-            ...(row.query ? queryParams(req, row.query, row.numbers ?? []) : {}),
+            ...(query ? parseQuery(query, req.query) : {}),
             ...pathParams(req),
           };
           return jsonReply(row.status ?? 200, await op(principal, params));
@@ -111,21 +112,6 @@ export function workspaceRoutes(d: WorkspaceRoutesDeps): RouteRegistrar {
 function pathParams(req: RouteRequest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.params)) out[k] = decodeParam(v);
-  return out;
-}
-
-function queryParams(
-  req: RouteRequest,
-  allowed: readonly string[],
-  numbers: readonly string[]
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of new URLSearchParams(req.query)) {
-    if (!allowed.includes(k)) {
-      throw new InvalidParamsError(k, `unknown query parameter; allowed: ${allowed.join(', ')}`);
-    }
-    out[k] = numbers.includes(k) && /^-?\d+$/.test(v) ? Number(v) : v;
-  }
   return out;
 }
 

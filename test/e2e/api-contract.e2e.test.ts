@@ -4,6 +4,7 @@
 // OpenRPC, names every method POST /a2a serves, and a sample of methods' real results match it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import WebSocket from 'ws';
 import { silentLogger } from '../../runtime/log/index.js';
 import { startHub, type Hub } from '../../infra/bin/start-hub.js';
 import { createAgent, createTenant, issueAdminKey } from '../../infra/db/index.js';
@@ -67,6 +68,90 @@ async function hit(
   return { status: res.status, json, headers: res.headers };
 }
 
+/**
+ * GET /debug/inspect, a WebSocket: a refused upgrade is a REST error answer, checked like any
+ * other; an accepted one is 101, then inspection frames, each checked against its type's schema.
+ */
+async function inspectCalls(): Promise<void> {
+  const wsUrl = (query: string) => `${hub.url.replace(/^http/, 'ws')}/debug/inspect?${query}`;
+  const refused = (query: string, headers: Record<string, string>) =>
+    new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(wsUrl(query), { headers });
+      ws.on('error', () => undefined);
+      ws.once('open', () => reject(new Error(`${query}: upgraded`)));
+      ws.once('unexpected-response', (req, res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          problems.push(
+            ...checker.check({
+              method: 'GET',
+              path: '/debug/inspect',
+              status: res.statusCode ?? 0,
+              contentType: res.headers['content-type'] ?? null,
+              body: Buffer.concat(chunks).toString(),
+            })
+          );
+          req.destroy();
+          resolve();
+        });
+      });
+    });
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  await refused('kind=task', {});
+  await refused('kind=nothing', admin);
+  await refused('kind=task&kind=task', admin);
+  const ws = new WebSocket(wsUrl('kind=task'), { headers: admin });
+  const frames: Record<string, unknown>[] = [];
+  ws.on('message', (d: Buffer) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  try {
+    // `open` fires only on a 101 answer.
+    problems.push(
+      ...checker.check({
+        method: 'GET',
+        path: '/debug/inspect',
+        status: 101,
+        contentType: null,
+        body: '',
+      })
+    );
+    // A task for an agent that is not connected comes into view; canceling it is an event and
+    // a new state.
+    const rpc = async (method: string, params: unknown) => {
+      const res = await fetch(`${hub.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.agent}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const body = (await res.json()) as { result?: { id?: string }; error?: unknown };
+      expect(body.error, method).toBeUndefined();
+      return body.result;
+    };
+    const task = await rpc('SendMessage', {
+      message: { role: 'user', parts: [{ kind: 'text', text: 'watched' }] },
+      configuration: { agentId: peerId },
+    });
+    await vi.waitFor(() => expect(frames.map((f) => f.type)).toContain('@xstate.actor'));
+    await rpc('CancelTask', { id: task?.id });
+    await vi.waitFor(() => {
+      const types = frames.map((f) => f.type);
+      expect(types).toContain('@xstate.event');
+      expect(types).toContain('@xstate.snapshot');
+    });
+    for (const frame of frames)
+      problems.push(...checker.checkFrame('/debug/inspect', 'fromHub', frame));
+    expect(checker.checkFrame('/debug/inspect', 'fromHub', { type: '@xstate.actor' })).toHaveLength(
+      1
+    );
+  } finally {
+    ws.close();
+  }
+}
+
 beforeAll(async () => {
   nats = await startNatsServer();
   db = await createTestDatabase();
@@ -100,6 +185,52 @@ describe('GET /openapi.json of a real hub', () => {
     expect(await openApiErrors(doc)).toEqual([]);
   });
 
+  it('documents each query parameter with its type and range', async () => {
+    const doc = (await (await fetch(`${hub.url}/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        { get?: { parameters?: { name: string; in: string; schema: object }[] } }
+      >;
+    };
+    const query = (path: string) =>
+      Object.fromEntries(
+        (doc.paths[path]?.get?.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => [p.name, p.schema])
+      );
+    expect(query('/api/tasks')).toMatchObject({
+      state: { enum: expect.arrayContaining(['working', 'completed']) },
+      agentId: { type: 'string', minLength: 1, maxLength: 200 },
+      limit: { type: 'integer', minimum: 1, maximum: 200 },
+    });
+    expect(Object.keys(query('/api/tasks/stream')).sort()).toEqual([
+      'agentId',
+      'contextId',
+      'state',
+    ]);
+    for (const path of ['/api/usage', '/api/messages/stats/summary']) {
+      expect(query(path)).toEqual({
+        days: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 366 }),
+      });
+    }
+    expect(query('/api/workspaces/{workspaceId}/memories')).toMatchObject({
+      limit: { type: 'integer', minimum: 1 },
+      offset: { type: 'integer', minimum: 0 },
+    });
+    expect(query('/api/discover/agents')).toMatchObject({
+      limit: { type: 'integer', minimum: 1, maximum: 50 },
+      offset: { type: 'integer', minimum: 0 },
+    });
+    expect(query('/debug/machines/{id}/graph')).toEqual({
+      format: expect.objectContaining({ type: 'string', enum: ['mermaid', 'dot'] }),
+    });
+    expect(query('/debug/inspect')).toMatchObject({
+      kind: { type: 'string' },
+      id: { type: 'string', maxLength: 200 },
+      token: { type: 'string' },
+    });
+  });
+
   it('describes every route the hub mounts', () => {
     const mounted = hub.routes().map((r) => r.replace(/:(\w+)/g, '{$1}'));
     expect(mounted.length).toBeGreaterThan(30);
@@ -128,6 +259,7 @@ describe('every operation answers as the document says', () => {
     await hit('GET', '/debug/actors/{systemId}', { systemId: 'nobody' }, t);
     await hit('GET', '/debug/queues/{agentId}', { agentId }, t);
     await hit('GET', '/debug/cluster', {}, t);
+    await inspectCalls();
     await hit('GET', '/.well-known/hub-keys.json');
   });
 

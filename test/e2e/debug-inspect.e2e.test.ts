@@ -149,6 +149,8 @@ describe('/debug/inspect', () => {
     const admin = { authorization: `Bearer ${ADMIN}` };
     expect(await refusal('', admin)).toBe(400);
     expect(await refusal('kind=nothing', admin)).toBe(400);
+    expect(await refusal('kind=task&kind=task', admin)).toBe(400);
+    expect(await refusal('kind=task&colour=blue', admin)).toBe(400);
     const viaQuery = await watch(`kind=task&token=${ADMIN}`, { authorization: '' });
     viaQuery.close();
   });

@@ -130,6 +130,8 @@ describe('GET /api/tasks', () => {
     ['?limit=201', 'limit'],
     ['?agentId=', 'agentId'],
     ['?state=working&state=completed', 'state'],
+    ['?limit=1e2', 'limit'],
+    ['?limit=5&limit=6', 'limit'],
     ['?colour=blue', 'colour'],
   ])('refuses %s with 400 naming %s', async (query, field) => {
     const r = await call('GET', `/api/tasks${query}`, keys.admin);

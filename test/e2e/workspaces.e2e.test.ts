@@ -42,7 +42,7 @@ interface Answer {
   types: Array<{ type: string; count: number }>;
   secret: { name: string };
   secrets: Array<{ name: string }>;
-  error: { code: string };
+  error: { code: string; details?: { field?: string } };
 }
 
 async function http(method: string, path: string, k: string | undefined, body?: unknown) {
@@ -206,6 +206,22 @@ describe('workspaces', () => {
     const todos = await http('GET', `/api/workspaces/${wsId}/memories?type=todo`, key.bob);
     expect(todos.body.total).toBe(1);
     expect(todos.body.memories[0]!.content).toContain('venue');
+    const page = await http('GET', `/api/workspaces/${wsId}/memories?limit=2&offset=1`, key.bob);
+    expect(page.status).toBe(200);
+    expect(page.body.memories).toHaveLength(2);
+    // The query is read with the route doc's schema: a bad, repeated or unknown parameter is 400
+    // naming it (a repeated one was read as its last value).
+    for (const [query, field] of [
+      ['limit=abc', 'limit'],
+      ['limit=0', 'limit'],
+      ['offset=-1', 'offset'],
+      ['limit=1&limit=2', 'limit'],
+      ['colour=blue', 'colour'],
+    ]) {
+      const r = await http('GET', `/api/workspaces/${wsId}/memories?${query}`, key.bob);
+      expect(r.status, query).toBe(400);
+      expect(r.body.error.details?.field).toBe(field);
+    }
     const types = await rpc<Answer>(hub.url, key.bob, M('types'), { workspaceId: wsId });
     expect(types.result!.types).toEqual([
       { type: 'fact', count: 2 },

@@ -45,7 +45,7 @@ describe('/debug with an admin token', () => {
     expect(await missing.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
-  it('GET /debug/machines/:id/graph draws the machine as Mermaid or DOT; 400 on another format', async () => {
+  it('GET /debug/machines/:id/graph draws the machine as Mermaid or DOT; 400 on another format or parameter', async () => {
     const mmd = await fetch(`${gw.base}/debug/machines/door/graph`, { headers: auth });
     expect(mmd.status).toBe(200);
     expect(mmd.headers.get('content-type')).toBe('text/vnd.mermaid; charset=utf-8');
@@ -63,6 +63,17 @@ describe('/debug with an admin token', () => {
     const bad = await fetch(`${gw.base}/debug/machines/door/graph?format=png`, { headers: auth });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'INVALID_PARAMS' } });
+    // As on every route: a repeated or unknown parameter is refused naming it, not ignored.
+    for (const [query, field] of [
+      ['format=dot&format=mermaid', 'format'],
+      ['format=dot&colour=blue', 'colour'],
+    ]) {
+      const r = await fetch(`${gw.base}/debug/machines/door/graph?${query}`, { headers: auth });
+      expect(r.status, query).toBe(400);
+      expect(await r.json()).toMatchObject({
+        error: { code: 'INVALID_PARAMS', details: { field } },
+      });
+    }
     const missing = await fetch(`${gw.base}/debug/machines/window/graph`, { headers: auth });
     expect(missing.status).toBe(404);
   });
