@@ -137,6 +137,16 @@ describe('typo tolerance for short names', () => {
       select directory_query(array['ecoh'], false)::text as q`;
     expect(exact?.q).toBe(`'ecoh':*`);
   });
+
+  // Issue 31: its estimate passes the JIT thresholds at a million lexicon words, and compiling
+  // cost 0.3-1 s per call. A later CREATE OR REPLACE of the function drops its SET clauses unless
+  // it restates them, which this catches.
+  it('runs directory_query without JIT, and with the trigram index forced', async () => {
+    const [row] = await db<Array<{ config: string[] }>>`
+      select proconfig as config from pg_proc
+      where oid = 'directory_query(text[], boolean)'::regprocedure`;
+    expect(row?.config).toEqual(expect.arrayContaining(['jit=off', 'enable_seqscan=off']));
+  });
 });
 
 describe('the fields clients read', () => {
