@@ -116,7 +116,10 @@ function connectionOptions(
     fetch_types: true,
     publications: 'alltables',
     target_session_attrs: undefined,
-    connection: { application_name: 'burrow' },
+    // JIT off for every statement: the hub's are short, and on a million-agent directory the
+    // planner's estimates crossed the JIT thresholds, so compiling a 1 ms query took 0.3–1 s
+    // (directory_query, issue 31; 0025 pins it on that function for other clients too).
+    connection: { application_name: 'burrow', jit: 'off' },
     onnotice: (notice) => {
       log.debug({ notice: { code: notice.code, message: notice.message } }, 'postgres notice');
     },

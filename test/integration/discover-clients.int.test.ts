@@ -147,6 +147,11 @@ describe('typo tolerance for short names', () => {
       where oid = 'directory_query(text[], boolean)'::regprocedure`;
     expect(row?.config).toEqual(expect.arrayContaining(['jit=off', 'enable_seqscan=off']));
   });
+
+  it("runs every statement of the hub's connections without JIT", async () => {
+    const [row] = await db<Array<{ jit: string }>>`show jit`;
+    expect(row?.jit).toBe('off');
+  });
 });
 
 describe('the fields clients read', () => {
