@@ -1,8 +1,9 @@
 // The actor host: runs actors (each kind defined by an XState machine, stepped as a light actor;
 // see hosted-actor.ts) inside the partitions this node owns, restores them from the partition log
-// on activation (actor-activation.ts, actor-restore.ts), persists every state change, undoes one
-// that cannot be stored (actor-refusal.ts), and routes events to the owner of an actor's partition
-// wherever it runs (locally, or by a NATS request to the owner).
+// on activation (actor-activation.ts, actor-restore.ts), serves their events (actor-requests.ts),
+// persists every state change, undoes one that cannot be stored (actor-refusal.ts), and routes
+// events to the owner of an actor's partition wherever it runs (locally, or by a NATS request to
+// the owner).
 import type { AnyStateMachine, EventObject } from 'xstate';
 import type { Subscription } from '@nats-io/nats-core';
 import {
@@ -14,7 +15,7 @@ import {
   subjects,
 } from '../bus/index.js';
 import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
-import { HubError, UnavailableError, ensureHubError, toWire } from '../errors/index.js';
+import { HubError, UnavailableError } from '../errors/index.js';
 import type { InspectFilter, InspectionEvent } from '../inspect/index.js';
 import { throttledLog } from '../log/index.js';
 import { callOwner, respondOwner } from './owner-rpc.js';
@@ -23,6 +24,7 @@ import { readArchived } from './actor-log-holder.js';
 import { fromRecord, type StoredActor } from './actor-record.js';
 import { ActorKinds } from './actor-kinds.js';
 import { activatePartition } from './actor-activation.js';
+import { serveRequest } from './actor-requests.js';
 import { actorKey, type HostContext, type PartitionRuntime } from './partition-actors.js';
 import type {
   ActorAddress,
@@ -43,19 +45,15 @@ export class ActorHost implements PartitionHandler {
   private readonly ctx: HostContext;
   private readonly parts = new Map<number, PartitionRuntime>();
   private lookupSub: Subscription | undefined;
-  private readonly now: () => number;
-  private readonly windowMs: number;
 
   constructor(private readonly o: ActorHostOptions) {
-    this.now = o.now ?? Date.now;
-    this.windowMs = o.idempotencyWindowMs ?? 120_000;
     this.kinds = new ActorKinds(o.log, o.registry);
     this.ctx = {
       o,
       kinds: this.kinds,
       throttled: throttledLog(o.log),
-      now: this.now,
-      windowMs: this.windowMs,
+      now: o.now ?? Date.now,
+      windowMs: o.idempotencyWindowMs ?? 120_000,
     };
   }
 
@@ -203,88 +201,15 @@ export class ActorHost implements PartitionHandler {
   }
 
   // ---- internals ----------------------------------------------------------------------------
+
   private route(partition: number, req: ActorRequest): Promise<SendResult | null> {
     return callOwner<SendResult | null>(this.o, partition, 'actor', req, () =>
       this.parts.has(partition) ? this.serve(req, partition) : undefined
     );
   }
 
-  private async serve(req: ActorRequest, partition: number): Promise<ActorReply> {
-    try {
-      const rt = this.parts.get(partition);
-      if (!rt) throw new UnavailableError('partition moved');
-      let id = req.id;
-      let p = rt.actors.get(actorKey(req.kind, id));
-      let created = false;
-      if (!p && req.spawn) {
-        const seen = req.spawn.key !== undefined ? this.seenKey(rt, req.spawn.key) : undefined;
-        if (seen !== undefined) {
-          // A repeat: answer with the first actor, live or finished, and deliver nothing.
-          const live = rt.actors.get(actorKey(req.kind, seen));
-          const v = live
-            ? live.actor.state
-            : await this.read({ kind: req.kind, id: seen, partition });
-          if (!v) throw new UnavailableError('idempotent repeat of an actor not yet readable');
-          if (live) await rt.store.durable(live);
-          return { ok: true, result: { id: seen, view: v, changed: false, created: false } };
-        }
-        p = this.spawn(rt, req.kind, id, req.spawn);
-        created = true;
-      }
-      if (!p) return { ok: true, result: null };
-      id = p.id;
-      let changed = created;
-      // A finished actor still waiting for its final write ignores events; don't wake xstate's
-      // "sent to a stopped actor" warning for a reply that raced the end.
-      if (req.event && p.actor.state.status === 'active') {
-        if (req.lingerMs) rt.store.linger(p, req.lingerMs);
-        const inspection = this.o.inspection;
-        if (inspection?.active) {
-          inspection.event(req.kind, id, req.event);
-          const moved = p.actor.send(req.event);
-          if (moved) inspection.snapshot(req.kind, id, p.actor.state, req.event);
-          changed = moved || changed;
-        } else {
-          changed = p.actor.send(req.event) || changed;
-        }
-      }
-      const v = p.actor.state;
-      if (!req.lingerMs || created) await rt.store.durable(p);
-      return { ok: true, result: { id, view: v, changed, created } };
-    } catch (err) {
-      const e = ensureHubError(err);
-      if (e.code === 'INTERNAL') this.o.log.error({ err }, 'actor request failed');
-      return { ok: false, error: toWire(e) };
-    }
-  }
-
-  private spawn(rt: PartitionRuntime, kind: string, id: string, spawn: SpawnOptions): Persisted {
-    const k = this.kinds.get(kind);
-    if (!k) throw new HubError('INTERNAL', `no machine for actor kind ${kind}`);
-    const at = this.now();
-    // Started before the store subscribes: the start's own state is the one the store writes
-    // first, not a second write of the same state.
-    const actor = k.spawn(spawn.input, actorKey(kind, id));
-    if (this.o.inspection?.active) this.o.inspection.actor(kind, id, k.machine, actor.state);
-    const p = rt.store.track(kind, id, actor, {
-      createdAt: at,
-      ...(spawn.key !== undefined ? { key: spawn.key } : {}),
-      alreadyDurable: false,
-    });
-    rt.actors.set(actorKey(kind, id), p);
-    if (spawn.key !== undefined) rt.keys.set(spawn.key, { id, at });
-    this.o.metrics?.actorsActive.inc({ kind });
-    return p;
-  }
-
-  /** The actor id a spawn key named within the window, pruning expired keys on the way. */
-  private seenKey(rt: PartitionRuntime, k: string): string | undefined {
-    const cutoff = this.now() - this.windowMs;
-    for (const [oldKey, v] of rt.keys) {
-      if (v.at >= cutoff) break;
-      rt.keys.delete(oldKey);
-    }
-    return rt.keys.get(k)?.id;
+  private serve(req: ActorRequest, partition: number): Promise<ActorReply> {
+    return serveRequest(this.ctx, this.parts.get(partition), req, this);
   }
 
   /** The kinds this host runs (for /debug/inspect's `kind`). */
