@@ -2,7 +2,7 @@
 // `page[size]` and `page[number]` followed while `meta.pagination.lastPage` says there is more and
 // the answer wants more, up to the hub's page bound.
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, type Provenance, type Upstream } from '../kit/public-data/index.js';
 
 export const GLEIF_SOURCE = 'GLEIF';
 export const GLEIF_PAGE = 10;
@@ -60,25 +60,27 @@ export async function leiByName(
   limit: number,
   maxPages: number
 ): Promise<{ records: LeiRecord[]; total: number | null; provenance: Provenance[] }> {
-  const records: LeiRecord[] = [];
-  const provenance: Provenance[] = [];
   let total: number | null = null;
-  for (let page = 1; page <= maxPages && records.length < limit; page++) {
+  const { items, provenance } = await readPages(limit, maxPages, async (n) => {
+    // GLEIF numbers its pages from 1.
+    const page = n + 1;
     const a = await up.get({
       path: '/lei-records',
       params: { 'filter[entity.legalName]': name, 'page[size]': GLEIF_PAGE, 'page[number]': page },
     });
-    provenance.push(a.provenance);
     const b = a.body as {
       data?: unknown;
       meta?: { pagination?: { total?: unknown; lastPage?: unknown } };
     };
     if (!Array.isArray(b?.data))
       throw new UnavailableError(`${GLEIF_SOURCE} answered in an unknown shape`);
-    records.push(...(b.data as Array<Record<string, unknown>>).map(record));
     const p = b.meta?.pagination;
     total = typeof p?.total === 'number' ? p.total : total;
-    if (typeof p?.lastPage !== 'number' || page >= p.lastPage) break;
-  }
-  return { records: records.slice(0, limit), total, provenance };
+    return {
+      items: (b.data as Array<Record<string, unknown>>).map(record),
+      provenance: a.provenance,
+      more: typeof p?.lastPage === 'number' && page < p.lastPage,
+    };
+  });
+  return { records: items.slice(0, limit), total, provenance };
 }

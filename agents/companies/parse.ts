@@ -1,7 +1,7 @@
 // What a companies request asks, from JSON fields or plain language ("look up Apple", "officers of
 // Pfizer Limited", "company 00526209 officers", "which datasets hold Pfizer").
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 const name = z.string().trim().min(1).max(200);
 const companyNumber = z
@@ -64,6 +64,5 @@ export function lookupFromText(t: string): z.input<typeof LookupInput> | undefin
   if (!LOOKUP.test(t)) return undefined;
   const company = clean(t);
   if (company === '') return undefined;
-  const limit = limitIn(t);
-  return { company, ...(limit ? { limit } : {}) };
+  return { company, ...limitOf(t) };
 }

@@ -2,7 +2,7 @@
 // in Houston, TX", "ExxonMobil's facilities", "facilities in Texas", "Acme Chemical"). Readers
 // return undefined when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 import { stateCode, trailingState } from './states.js';
 
 const text = z.string().trim().min(1).max(200);
@@ -79,10 +79,9 @@ const FILLER =
 
 export function violatorsFromText(t: string): z.input<typeof ViolatorsInput> | undefined {
   if (!VIOLATORS.test(t)) return undefined;
-  const limit = limitIn(t);
   const common = {
     ...(SIGNIFICANT.test(t) ? { significantOnly: true } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
   };
   // The last "in": "facilities in violation in Houston, TX".
   const loc = /^.*\b(?:in|near|around)\s+(.+)$/i.exec(t);
@@ -112,24 +111,21 @@ export function companyFromText(t: string): z.input<typeof CompanyInput> | undef
   }
   company = without(company, FILLER);
   if (company === '') return undefined;
-  const limit = limitIn(t);
-  return { company, ...(st ? { state: st } : {}), ...(limit ? { limit } : {}) };
+  return { company, ...(st ? { state: st } : {}), ...limitOf(t) };
 }
 
 export function stateFromText(t: string): z.input<typeof StateInput> | undefined {
   const rest = without(t, FILLER).replace(/^(?:in|state)\s+/i, '');
   const code = stateCode(rest);
   if (code === undefined) return undefined;
-  const limit = limitIn(t);
-  return { state: code, ...(limit ? { limit } : {}) };
+  return { state: code, ...limitOf(t) };
 }
 
 const NOT_A_QUERY = /^(?:help|hi|hello|hey|what can you do\??|\?+|usage)$/i;
 
 export function searchFromText(t: string): z.input<typeof SearchInput> | undefined {
   if (NOT_A_QUERY.test(t.trim())) return undefined;
-  const limit = limitIn(t);
-  const extra = limit ? { limit } : {};
+  const extra = limitOf(t);
   const zipM = /\b(\d{5})\b/.exec(t);
   if (zipM && /\b(?:zip|near|in|around)\b/i.test(t)) return { zip: zipM[1]!, ...extra };
   const named = /\b(?:named|called)\s+(.+)$/i.exec(t);

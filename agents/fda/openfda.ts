@@ -3,7 +3,7 @@
 // tallies. A 404 {"error":{"code":"NOT_FOUND"}} means no matches, never a failure.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, type Provenance, type Upstream } from '../kit/public-data/index.js';
 
 export const SOURCE = 'openFDA';
 /** Records asked per page (openFDA allows 1000): small pages keep cached answers small. */
@@ -54,31 +54,24 @@ export async function searchRecords(
   limit: number,
   maxPages: number
 ): Promise<Records> {
-  const records: unknown[] = [];
-  const provenance: Provenance[] = [];
   let total = 0;
-  for (let page = 0; page < maxPages && records.length < limit; page++) {
+  const { items, provenance } = await readPages(limit, maxPages, async (page, have) => {
     const skip = page * PAGE_SIZE;
-    if (skip > MAX_SKIP) break;
     const a = await up.get({
       path: endpoint,
-      params: {
-        search: q.search,
-        sort: q.sort,
-        limit: Math.min(PAGE_SIZE, limit - records.length),
-        skip,
-      },
+      params: { search: q.search, sort: q.sort, limit: Math.min(PAGE_SIZE, limit - have), skip },
       noMatches,
     });
-    provenance.push(a.provenance);
-    if (a.body === undefined) break;
+    if (a.body === undefined) return { items: [], provenance: a.provenance, more: false };
     const body = Envelope.safeParse(a.body);
     if (!body.success) throw unexpected();
     total = body.data.meta?.results?.total ?? total;
-    records.push(...body.data.results);
-    if (body.data.results.length === 0 || skip + body.data.results.length >= total) break;
-  }
-  return { records: records.slice(0, limit), total: Math.max(total, records.length), provenance };
+    const got = body.data.results.length;
+    // The page after is not asked for when its skip is past what openFDA accepts.
+    const more = got > 0 && skip + got < total && skip + PAGE_SIZE <= MAX_SKIP;
+    return { items: body.data.results, provenance: a.provenance, more };
+  });
+  return { records: items.slice(0, limit), total: Math.max(total, items.length), provenance };
 }
 
 const Count = z.looseObject({

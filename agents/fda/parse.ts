@@ -2,7 +2,7 @@
 // "recent approvals in the last 30 days", "drugs by Pfizer", "advil"). Readers return undefined
 // when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 const name = z.string().trim().min(1).max(200);
 
@@ -37,15 +37,13 @@ export function adverseFromText(t: string): z.input<typeof AdverseInput> | undef
   if (!ADVERSE.test(t)) return undefined;
   const drug = without(without(t, ADVERSE_WORDS), FILLER);
   if (drug === '') return undefined;
-  const limit = limitIn(t);
-  return { drug: without(drug, /\b(?:top|first)\s+\d+\b/gi), ...(limit ? { limit } : {}) };
+  return { drug: without(drug, /\b(?:top|first)\s+\d+\b/gi), ...limitOf(t) };
 }
 
 const APPROVALS = /\b(?:approvals?|approved|newly approved|new drugs?)\b/i;
 
 export function approvalsFromText(t: string): z.input<typeof ApprovalsInput> | undefined {
   if (!APPROVALS.test(t)) return undefined;
-  const limit = limitIn(t);
   const days = /\b(?:last|past)\s+(\d{1,4})\s+days?\b/i.exec(t);
   const months = /\b(?:last|past)\s+(\d{1,3})\s+months?\b/i.exec(t);
   const year = /\bin\s+(\d{4})\b/.exec(t);
@@ -55,7 +53,7 @@ export function approvalsFromText(t: string): z.input<typeof ApprovalsInput> | u
   else if (months) range.days = Number(months[1]) * 30;
   else if (year) Object.assign(range, { from: `${year[1]}-01-01`, to: `${year[1]}-12-31` });
   else if (since) range.from = since[1]!;
-  return { ...range, ...(limit ? { limit } : {}) };
+  return { ...range, ...limitOf(t) };
 }
 
 const SPONSOR =
@@ -70,8 +68,7 @@ export function sponsorFromText(t: string): z.input<typeof SponsorInput> | undef
     /\b(?:please|drugs|applications|products|(?:top|first|latest)\s+\d{1,3})\b/gi
   );
   if (sponsor === '') return undefined;
-  const limit = limitIn(t);
-  return { sponsor, ...(limit ? { limit } : {}) };
+  return { sponsor, ...limitOf(t) };
 }
 
 const NOT_A_QUERY = /^(?:help|hi|hello|hey|what can you do\??|\?+|usage)$/i;
@@ -80,8 +77,7 @@ export function searchFromText(t: string): z.input<typeof SearchInput> | undefin
   if (NOT_A_QUERY.test(t.trim())) return undefined;
   const drug = without(without(t, /\b(?:top|first)\s+\d+\b/gi), FILLER);
   if (drug === '') return undefined;
-  const limit = limitIn(t);
-  return { drug, ...(limit ? { limit } : {}) };
+  return { drug, ...limitOf(t) };
 }
 
 /** openFDA's date form, YYYYMMDD. */

@@ -2,7 +2,7 @@
 // AAPL", "trades by Timothy Cook", "insider sentiment for Tesla over 6 months", "latest insider
 // filings"). Readers return undefined when the text is not for their skill.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 const name = z.string().trim().min(1).max(200);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
@@ -71,9 +71,8 @@ export function insiderFromText(t: string): z.input<typeof InsiderInput> | undef
   if (!cik && !by) return undefined;
   const insider = cik ? cik[1]! : rest(by![1]!);
   if (insider === '') return undefined;
-  const limit = limitIn(t);
   const codes = codesIn(t);
-  return { insider, ...(codes ? { codes } : {}), ...(limit ? { limit } : {}) };
+  return { insider, ...(codes ? { codes } : {}), ...limitOf(t) };
 }
 
 export function recentFromText(t: string): z.input<typeof RecentInput> | undefined {
@@ -84,15 +83,13 @@ export function recentFromText(t: string): z.input<typeof RecentInput> | undefin
   ) {
     return undefined;
   }
-  const limit = limitIn(t);
-  return limit ? { limit } : {};
+  return limitOf(t);
 }
 
 export function stockFromText(t: string): z.input<typeof StockInput> | undefined {
   if (!/\b(?:insiders?|form ?4s?|insider'?s)\b/i.test(t)) return undefined;
   const company = rest(t);
   if (company === '') return undefined;
-  const limit = limitIn(t);
   const codes = codesIn(t);
-  return { company, ...(codes ? { codes } : {}), ...(limit ? { limit } : {}) };
+  return { company, ...(codes ? { codes } : {}), ...limitOf(t) };
 }

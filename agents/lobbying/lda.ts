@@ -3,7 +3,7 @@
 // up to the hub's page bound. The host is lda.gov; lda.senate.gov is sunset on 2026-06-30.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 
 export const SOURCE = 'LDA (lda.gov)';
 /** LDA's largest page; DRF quietly caps a larger page_size, so asking more gains nothing. */
@@ -78,29 +78,27 @@ export async function searchFilings(
   maxPages: number
 ): Promise<FilingPage> {
   const base = filingParams(q);
-  const filings: Filing[] = [];
-  const provenance: Provenance[] = [];
   let total = 0;
   let page: number | undefined = 1;
-  for (let n = 0; n < maxPages && page !== undefined && filings.length < max; n++) {
+  const { items, provenance } = await readPages(max, maxPages, async (n) => {
     const a = await up.get({
       path: '/filings/',
       params: { ...base, page_size: PAGE_SIZE, page: page === 1 ? undefined : page },
       // DRF's answer for a page past the end: {"detail": "Invalid page."} with 404.
       noMatches: (status) => status === 404,
     });
-    provenance.push(a.provenance);
-    if (a.body === undefined) break;
+    if (a.body === undefined) return { items: [], provenance: a.provenance, more: false };
     const body = FilingsAnswer.safeParse(a.body);
     if (!body.success) throw unexpected();
     if (n === 0) total = body.data.count;
-    for (const raw of body.data.results) {
-      const f = readFiling(raw);
-      if (f !== undefined) filings.push(f);
-    }
     page = nextPage(body.data.next);
-  }
-  return { filings: filings.slice(0, max), total, provenance };
+    return {
+      items: readRows(body.data.results, readFiling),
+      provenance: a.provenance,
+      more: page !== undefined,
+    };
+  });
+  return { filings: items.slice(0, max), total, provenance };
 }
 
 /**

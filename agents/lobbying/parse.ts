@@ -2,7 +2,7 @@
 // healthcare in 2025", "Pfizer's lobbying", "who lobbies on immigration", "lobbying on drone
 // delivery"). Readers return undefined when the text is not for their skill, so the next may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 import { issueCode, issueIn } from './issues.js';
 import { PERIODS, type Period } from './lda.js';
 
@@ -76,8 +76,7 @@ function bare(t: string): string {
 function when(t: string): { year?: number; period?: Period; limit?: number } {
   const y = yearIn(t);
   const p = periodIn(t);
-  const l = limitIn(t);
-  return { ...(y ? { year: y } : {}), ...(p ? { period: p } : {}), ...(l ? { limit: l } : {}) };
+  return { ...(y ? { year: y } : {}), ...(p ? { period: p } : {}), ...limitOf(t) };
 }
 
 const TOP =

@@ -2,7 +2,7 @@
 // "news about Apple the company", "climate change coverage from German media", "AI chips news").
 // Readers return undefined when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 import { COUNTRY_NAMES, fipsOf } from './fips.js';
 import { TOPIC_NAMES } from './topics.js';
 
@@ -109,11 +109,10 @@ function subject(t: string): string {
 function extras(t: string): { country?: string; timespan?: string; limit?: number; rest: string } {
   const c = countryIn(t);
   const span = timespanIn(t);
-  const limit = limitIn(t);
   return {
     ...(c.country ? { country: c.country } : {}),
     ...(span ? { timespan: span } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
     rest: c.rest,
   };
 }

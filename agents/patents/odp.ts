@@ -3,7 +3,7 @@
 // for one application; the key goes in X-API-KEY. Records are patentFileWrapperDataBag entries.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import type { PatentRef } from './parse.js';
 import { patentUrl, type Found, type Patent, type PatentSource } from './patent.js';
 
@@ -104,29 +104,26 @@ export class OdpSource implements PatentSource {
   constructor(private readonly up: Upstream) {}
 
   private async query(q: string, want: number, maxPages: number): Promise<Found> {
-    const patents: Patent[] = [];
-    const provenance: Provenance[] = [];
     let total = 0;
-    for (let page = 0; page < maxPages && patents.length < want; page++) {
+    const { items, provenance } = await readPages(want, maxPages, async (page, have) => {
       const offset = page * PAGE_SIZE;
       const a = await this.up.get({
         path: SEARCH,
-        params: { q, offset, limit: Math.min(PAGE_SIZE, want - patents.length) },
+        params: { q, offset, limit: Math.min(PAGE_SIZE, want - have) },
         noMatches: notFound,
       });
-      provenance.push(a.provenance);
-      if (a.body === undefined) break;
+      if (a.body === undefined) return { items: [], provenance: a.provenance, more: false };
       const body = Answer.safeParse(a.body);
       if (!body.success) throw unexpected();
       const bag = body.data.patentFileWrapperDataBag ?? [];
       total = body.data.count ?? total;
-      for (const raw of bag) {
-        const p = readOdp(raw);
-        if (p !== undefined) patents.push(p);
-      }
-      if (bag.length === 0 || offset + bag.length >= total) break;
-    }
-    return { patents: patents.slice(0, want), total: Math.max(total, patents.length), provenance };
+      return {
+        items: readRows(bag, readOdp),
+        provenance: a.provenance,
+        more: bag.length > 0 && offset + bag.length < total,
+      };
+    });
+    return { patents: items.slice(0, want), total: Math.max(total, items.length), provenance };
   }
 
   search(concept: string, want: number, maxPages: number): Promise<Found> {

@@ -2,7 +2,7 @@
 // batteries", "patents similar to US 11,234,567", "patent 11234567", "patents assigned to IBM").
 // Readers return undefined when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 /** A patent or application number as people write it. */
 export interface PatentRef {
@@ -71,8 +71,7 @@ export function similarFromText(t: string): z.input<typeof SimilarInput> | undef
   const rest = t.slice(m.index + m[0].length);
   const ref = readRef(rest);
   if (ref === undefined) return undefined;
-  const limit = limitIn(t);
-  return { patent: rest.trim(), ...(limit ? { limit } : {}) };
+  return { patent: rest.trim(), ...limitOf(t) };
 }
 
 export function detailFromText(t: string): z.input<typeof DetailInput> | undefined {
@@ -84,8 +83,7 @@ const ASSIGNEE =
 const POSSESSIVE = /^(.+?)['’]s\s+patents?\b(.*)$/i;
 
 export function assigneeFromText(t: string): z.input<typeof AssigneeInput> | undefined {
-  const limit = limitIn(t);
-  const extra = limit ? { limit } : {};
+  const extra = limitOf(t);
   const p = POSSESSIVE.exec(t);
   if (p) {
     const concept = topic(p[2]!);
@@ -119,6 +117,5 @@ export function searchFromText(t: string): z.input<typeof SearchInput> | undefin
   if (NOT_A_QUERY.test(t.trim())) return undefined;
   const concept = topic(t);
   if (concept === '') return undefined;
-  const limit = limitIn(t);
-  return { concept, ...(limit ? { limit } : {}) };
+  return { concept, ...limitOf(t) };
 }

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
 import { fail } from '../kit/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import type { PatentRef } from './parse.js';
 import { patentUrl, type Found, type Patent, type PatentSource } from './patent.js';
 
@@ -68,12 +68,11 @@ export class PatentsViewSource implements PatentSource {
   constructor(private readonly up: Upstream) {}
 
   private async query(q: unknown, want: number, maxPages: number): Promise<Found> {
-    const patents: Patent[] = [];
-    const provenance: Provenance[] = [];
     let total = 0;
+    // The cursor: the last patent read so far (PatentsView pages by the sort key).
     let after: string | undefined;
-    for (let page = 0; page < maxPages && patents.length < want; page++) {
-      const o = { size: Math.min(PAGE_SIZE, want - patents.length), ...(after ? { after } : {}) };
+    const { items, provenance } = await readPages(want, maxPages, async (_page, have) => {
+      const o = { size: Math.min(PAGE_SIZE, want - have), ...(after ? { after } : {}) };
       const a = await this.up.get({
         path: '/api/v1/patent/',
         params: {
@@ -83,7 +82,6 @@ export class PatentsViewSource implements PatentSource {
           o: JSON.stringify(o),
         },
       });
-      provenance.push(a.provenance);
       const body = Answer.safeParse(a.body);
       if (!body.success) {
         throw new UnavailableError(
@@ -94,14 +92,16 @@ export class PatentsViewSource implements PatentSource {
       if (body.data.error === true) fail(`${PATENTSVIEW_SOURCE} refused the query`);
       total = body.data.total_hits ?? total;
       const rows = body.data.patents ?? [];
-      for (const raw of rows) {
-        const p = readPatentsView(raw);
-        if (p !== undefined) patents.push(p);
-      }
-      after = patents.at(-1)?.patentNumber;
-      if (rows.length < o.size || after === undefined) break;
-    }
-    return { patents: patents.slice(0, want), total: Math.max(total, patents.length), provenance };
+      const patents = readRows(rows, readPatentsView);
+      // A page with nothing readable leaves the cursor at the last patent read before it.
+      if (patents.length > 0) after = patents.at(-1)?.patentNumber;
+      return {
+        items: patents,
+        provenance: a.provenance,
+        more: rows.length >= o.size && after !== undefined,
+      };
+    });
+    return { patents: items.slice(0, want), total: Math.max(total, items.length), provenance };
   }
 
   search(concept: string, want: number, maxPages: number): Promise<Found> {

@@ -5,7 +5,7 @@
 // 403 with a `reason`) is "no such subreddit", not an error.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import { SOURCE } from './oauth.js';
 
 /** Posts asked per page: Reddit's default page (it allows 100). */
@@ -52,17 +52,15 @@ export async function listing(
   maxPages: number,
   json: boolean
 ): Promise<Listed> {
-  const posts: Post[] = [];
-  const provenance: Provenance[] = [];
   let hidden = 0;
   let after: string | undefined;
   let unavailable: string | undefined;
-  for (let page = 0; page < maxPages && posts.length < limit; page++) {
+  const read = await readPages(limit, maxPages, async (_page, have) => {
     const a = await up.get({
       path: `${q.path}${json ? '.json' : ''}`,
       params: {
         ...q.params,
-        limit: Math.min(PAGE_SIZE, limit - posts.length),
+        limit: Math.min(PAGE_SIZE, limit - have),
         raw_json: 1,
         after,
       },
@@ -74,24 +72,26 @@ export async function listing(
         return true;
       },
     });
-    provenance.push(a.provenance);
     if (a.body === undefined) {
       unavailable ??= 'not found';
-      break;
+      return { items: [], provenance: a.provenance, more: false };
     }
     const body = Listing.safeParse(a.body);
     if (!body.success) throw unexpected();
+    const posts: Post[] = [];
     for (const c of body.data.data.children) {
       if (c.kind !== 't3') continue;
       if (c.data.over_18 === true) {
         hidden++;
         continue;
       }
-      if (posts.length < limit) posts.push(readPost(c.data));
+      if (have + posts.length < limit) posts.push(readPost(c.data));
     }
     after = body.data.data.after ?? undefined;
-    if (after === undefined || body.data.data.children.length === 0) break;
-  }
+    const more = after !== undefined && body.data.data.children.length > 0;
+    return { items: posts, provenance: a.provenance, more };
+  });
+  const { items: posts, provenance } = read;
   return { posts, hidden, ...(unavailable ? { unavailable } : {}), provenance };
 }
 

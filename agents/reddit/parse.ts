@@ -2,7 +2,7 @@
 // "how does reddit feel about Tesla", "reddit posts about the company Nvidia", "reddit threads
 // about mechanical keyboards"). Readers return undefined when the text is not for their skill.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 export const SORTS = ['relevance', 'hot', 'top', 'new', 'comments'] as const;
 export const LISTINGS = ['hot', 'new', 'top'] as const;
@@ -69,8 +69,7 @@ function subject(t: string): string {
 
 function extras(t: string): { time?: (typeof TIMES)[number]; limit?: number } {
   const time = timeIn(t);
-  const limit = limitIn(t);
-  return { ...(time ? { time } : {}), ...(limit ? { limit } : {}) };
+  return { ...(time ? { time } : {}), ...limitOf(t) };
 }
 
 const SUB_IN =

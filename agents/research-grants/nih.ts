@@ -3,7 +3,7 @@
 // and `limit` (≤ 500), sorted newest start first. RePORTER asks for about one request a second.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import { isoDay, snippet, type Found, type Grant } from './grant.js';
 
 export const NIH = 'NIH RePORTER';
@@ -66,12 +66,10 @@ export async function searchNih(
   maxPages: number
 ): Promise<Found & { provenance: Provenance[] }> {
   const criteria = nihCriteria(q);
-  const grants: Grant[] = [];
-  const provenance: Provenance[] = [];
   let total: number | undefined;
   let offset = 0;
-  for (let n = 0; n < maxPages && grants.length < limit && offset <= NIH_MAX_OFFSET; n++) {
-    const size = Math.min(NIH_MAX_LIMIT, limit - grants.length);
+  const read = await readPages(limit, maxPages, async (_n, have) => {
+    const size = Math.min(NIH_MAX_LIMIT, limit - have);
     const a = await up.get({
       path: '/v2/projects/search',
       body: {
@@ -83,17 +81,15 @@ export async function searchNih(
         sort_order: 'desc',
       },
     });
-    provenance.push(a.provenance);
     const body = Answer.safeParse(a.body);
     if (!body.success) throw unexpected();
     total ??= body.data.meta.total;
-    for (const r of body.data.results) {
-      const g = readProject(r);
-      if (g !== undefined) grants.push(g);
-    }
     offset += size;
-    if (body.data.results.length < size || offset >= body.data.meta.total) break;
-  }
+    const more =
+      body.data.results.length >= size && offset < body.data.meta.total && offset <= NIH_MAX_OFFSET;
+    return { items: readRows(body.data.results, readProject), provenance: a.provenance, more };
+  });
+  const { items: grants, provenance } = read;
   return { source: 'NIH', grants, ...(total !== undefined ? { total } : {}), provenance };
 }
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
 import { fail } from '../kit/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import { dollars, fromUsDate, snippet, toUsDate, type Found, type Grant } from './grant.js';
 import type { GrantQuery } from './nih.js';
 
@@ -57,30 +57,28 @@ export async function searchNsf(
   maxPages: number
 ): Promise<Found & { provenance: Provenance[] }> {
   const base = nsfParams(q);
-  const grants: Grant[] = [];
-  const provenance: Provenance[] = [];
   let total: number | undefined;
-  for (let n = 0; n < maxPages && grants.length < limit; n++) {
-    const rpp = Math.min(NSF_RPP, limit - grants.length);
+  const read = await readPages(limit, maxPages, async (_n, have) => {
+    const rpp = Math.min(NSF_RPP, limit - have);
     const a = await up.get({
       path: '/awards.json',
       // 1-based: the first page starts at 1, the next at 1 + the rows already read.
-      params: { ...base, offset: 1 + grants.length, rpp },
+      params: { ...base, offset: 1 + have, rpp },
       cacheable: (b) => refusal(b) === undefined,
     });
-    provenance.push(a.provenance);
     const why = refusal(a.body);
     if (why !== undefined) fail(`${NSF} refused the request: ${why}`);
     const body = Answer.safeParse(a.body);
     if (!body.success) throw unexpected();
     const awards = body.data.response.award ?? [];
     total ??= body.data.response.metadata?.totalCount ?? undefined;
-    for (const r of awards) {
-      const g = readAward(r);
-      if (g !== undefined) grants.push(g);
-    }
-    if (awards.length < rpp) break;
-  }
+    return {
+      items: readRows(awards, readAward),
+      provenance: a.provenance,
+      more: awards.length >= rpp,
+    };
+  });
+  const { items: grants, provenance } = read;
   return { source: 'NSF', grants, ...(total !== undefined ? { total } : {}), provenance };
 }
 

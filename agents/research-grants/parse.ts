@@ -2,7 +2,7 @@
 // Jennifer Doudna", "grants at Johns Hopkins University", "recent grants on CRISPR", "NSF awards
 // for quantum computing"). Readers return undefined when the text is not for their skill.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 import { SOURCES, type SourceId } from './grant.js';
 
 const text = z.string().trim().min(1).max(200);
@@ -57,11 +57,10 @@ export function sourcesIn(t: string): SourceId[] | undefined {
 function common(t: string): { year?: number; sources?: SourceId[]; limit?: number } {
   const y = YEAR.exec(t);
   const s = sourcesIn(t);
-  const l = limitIn(t);
   return {
     ...(y ? { year: Number(y[1]) } : {}),
     ...(s ? { sources: s } : {}),
-    ...(l ? { limit: l } : {}),
+    ...limitOf(t),
   };
 }
 

@@ -2,7 +2,7 @@
 // "entities related to Acme Pharma", "companies seen by trials and fda"). Readers return undefined
 // when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { KINDS, limitField, limitIn, without } from '../kit/public-data/index.js';
+import { KINDS, limitField, without, limitOf } from '../kit/public-data/index.js';
 
 const name = z.string().trim().min(1).max(200);
 const kind = z.enum(KINDS);
@@ -53,10 +53,9 @@ export function relatedFromText(t: string): z.input<typeof RelatedInput> | undef
   if (!m) return undefined;
   const n = clean(without(m[1]!, /\b(?:top|first)\s+\d{1,3}\b/gi));
   if (n === '') return undefined;
-  const limit = limitIn(f.text);
   return {
     name: n,
-    ...(limit !== undefined ? { limit } : {}),
+    ...limitOf(f.text),
     ...(f.fill === false ? { fill: false } : {}),
   };
 }
@@ -82,10 +81,9 @@ const SMALL_TALK = /^(?:help|hi|hello|hey|what can you do|usage|\?)$/i;
 
 export function queryFromText(t: string): z.input<typeof QueryInput> | undefined {
   if (SMALL_TALK.test(t.trim())) return undefined;
-  const limit = limitIn(t);
   const text = without(t, /\b(?:top|first)\s+\d{1,3}\b/gi);
   if (text === '') return undefined;
-  return { text, ...(limit !== undefined ? { limit } : {}) };
+  return { text, ...limitOf(t) };
 }
 
 /** Kinds named in plain language: "companies", "people", "facilities", "products". */

@@ -3,7 +3,7 @@
 // non-zero `errorcode` and a `msg`: they fail the task and are never cached.
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import { GRANTS_GOV, isoDate, type Opportunity } from './opportunity.js';
 
 const SEARCH = '/v1/api/search2';
@@ -93,10 +93,8 @@ export async function searchGrants(
   limit: number,
   maxPages: number
 ): Promise<GrantsPage> {
-  const provenance: Provenance[] = [];
-  const found: Opportunity[] = [];
   let total = 0;
-  for (let page = 0; page < maxPages && found.length < limit; page++) {
+  const { items, provenance } = await readPages(limit, maxPages, async (page) => {
     const a = await up.get({
       path: SEARCH,
       body: {
@@ -109,10 +107,10 @@ export async function searchGrants(
       },
       cacheable: ok,
     });
-    provenance.push(a.provenance);
     const d = SearchData.safeParse(data(a.body));
     if (!d.success) throw unexpected();
     total = d.data.hitCount;
+    const found: Opportunity[] = [];
     for (const raw of d.data.oppHits) {
       const o = readHit(raw);
       if (o === undefined) throw unexpected();
@@ -121,9 +119,10 @@ export async function searchGrants(
       if (q.openedTo !== undefined && opened > q.openedTo) continue;
       found.push(o);
     }
-    if ((page + 1) * limit >= total || d.data.oppHits.length === 0) break;
-  }
-  return { opportunities: found.slice(0, limit), total, provenance };
+    const more = (page + 1) * limit < total && d.data.oppHits.length > 0;
+    return { items: found, provenance: a.provenance, more };
+  });
+  return { opportunities: items.slice(0, limit), total, provenance };
 }
 
 export interface GrantDetail extends Opportunity {

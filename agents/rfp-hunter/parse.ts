@@ -2,7 +2,7 @@
 // "new grants for rural broadband this week", "solicitation W912DY25R0001"). Readers return
 // undefined when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 export const SOURCES = ['all', 'sam', 'grants'] as const;
 export type Source = (typeof SOURCES)[number];
@@ -126,12 +126,11 @@ export function recentFromText(t: string): z.input<typeof RecentInput> | undefin
   const query = topic(t);
   const source = sourceIn(t);
   const days = daysIn(t);
-  const limit = limitIn(t);
   return {
     ...(query !== '' ? { query } : {}),
     ...(source ? { source } : {}),
     ...(days ? { days } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
   };
 }
 
@@ -143,11 +142,10 @@ export function searchFromText(t: string): z.input<typeof SearchInput> | undefin
   const query = topic(t.replace(/\bnaics\s*(?:code\s*)?\d{2,6}\b/i, ' '));
   if (query === '') return undefined;
   const source = sourceIn(t);
-  const limit = limitIn(t);
   return {
     query,
     ...(source ? { source } : {}),
     ...(naics ? { naics: naics[1]! } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
   };
 }

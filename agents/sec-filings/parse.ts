@@ -3,7 +3,7 @@
 // "search filings mentioning \"supply chain\""). Readers return undefined when the text is not for
 // their skill, so the next one may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, limitIn, without, limitOf } from '../kit/public-data/index.js';
 import { normalAccession } from '../kit/public-data/sec/index.js';
 
 const company = z.string().trim().min(1).max(200);
@@ -146,13 +146,12 @@ export function searchFromText(t: string): z.input<typeof SearchInput> | undefin
         /\b(?:search|full[- ]text|sec|edgar|filings?|documents?|for|mentioning|mentions?|containing|contains?|that say|about|find|show|me|please|in|the)\b/gi
       );
   if (query === '' || query.length < 2) return undefined;
-  const limit = limitIn(rest);
   return {
     query,
     ...(forms.length > 0 ? { forms } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(rest),
   };
 }
 

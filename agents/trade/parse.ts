@@ -2,7 +2,7 @@
 // in 2024", "imports from Mexico in 2025-03", "Germany's exports of cars in 2023", "US trade with
 // Canada", "top import partners of Japan for semiconductors in 2023").
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 const name = z.string().trim().min(2).max(80);
 const period = z
@@ -65,13 +65,12 @@ export function partnersFromText(t: string): z.input<typeof PartnersInput> | und
       ? 'imports'
       : 'exports';
   const reporter = m[2]?.trim() || reporterIn(t).reporter;
-  const limit = limitIn(t.replace(/\btop\s+(?=\d)/i, 'top '));
   return {
     flow,
     ...(reporter ? { reporter } : {}),
     ...(m[3] ? { commodity: m[3].trim() } : {}),
     ...periodIn(t),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t.replace(/\btop\s+(?=\d)/i, 'top ')),
   };
 }
 
@@ -103,13 +102,12 @@ function flowFromText(
     );
   const hs = /\bHS\s*(\d{2,6})\b/i.exec(t)?.[1];
   const c = hs ?? (of ? tidy(of[1]!) : undefined);
-  const limit = limitIn(t);
   return {
     ...(c ? { commodity: c } : {}),
     ...(partner ? { partner } : {}),
     ...reporterIn(t),
     ...periodIn(t),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
   };
 }
 

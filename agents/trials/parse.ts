@@ -2,7 +2,7 @@
 // Boston", "NCT04280705", "trials sponsored by Pfizer"). Plain-language readers return undefined
 // when the text is not for their skill, so the next skill may claim it.
 import { z } from 'zod';
-import { limitField, limitIn, without } from '../kit/public-data/index.js';
+import { limitField, without, limitOf } from '../kit/public-data/index.js';
 
 /** ClinicalTrials.gov's phase codes, as filter.advanced=AREA[Phase]… takes them. */
 export const PHASES = ['EARLY_PHASE1', 'PHASE1', 'PHASE2', 'PHASE3', 'PHASE4', 'NA'] as const;
@@ -113,8 +113,7 @@ export function recruitingFromText(t: string): z.input<typeof RecruitingInput> |
   const query = topicOf(t);
   if (query === '') return undefined;
   const phase = phaseIn(t);
-  const limit = limitIn(t);
-  return { query, ...(phase ? { phase } : {}), ...(limit ? { limit } : {}) };
+  return { query, ...(phase ? { phase } : {}), ...limitOf(t) };
 }
 
 const NOT_A_QUERY = /^(?:help|hi|hello|hey|what can you do\??|\?+|usage)$/i;
@@ -128,10 +127,9 @@ export function searchFromText(t: string): z.input<typeof SearchInput> | undefin
 
 function optional(t: string): { phase?: Phase; recruiting?: boolean; limit?: number } {
   const phase = phaseIn(t);
-  const limit = limitIn(t);
   return {
     ...(phase ? { phase } : {}),
     ...(RECRUITING.test(t) ? { recruiting: true } : {}),
-    ...(limit ? { limit } : {}),
+    ...limitOf(t),
   };
 }

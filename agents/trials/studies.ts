@@ -3,7 +3,7 @@
 // There is no filter.phase: phases go through filter.advanced=AREA[Phase]….
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import type { Phase } from './parse.js';
 
 export const SOURCE = 'ClinicalTrials.gov';
@@ -85,28 +85,26 @@ export async function searchStudies(
   maxPages: number
 ): Promise<StudyPage> {
   const base = studyParams(q);
-  const trials: Trial[] = [];
-  const provenance: Provenance[] = [];
   let total: number | undefined;
   let token: string | undefined;
-  for (let page = 0; page < maxPages && trials.length < limit; page++) {
+  const { items, provenance } = await readPages(limit, maxPages, async (_page, have) => {
     const a = await up.get({
       path: '/studies',
-      params: { ...base, pageSize: Math.min(PAGE_SIZE, limit - trials.length), pageToken: token },
+      params: { ...base, pageSize: Math.min(PAGE_SIZE, limit - have), pageToken: token },
     });
-    provenance.push(a.provenance);
     const body = StudiesAnswer.safeParse(a.body);
     if (!body.success) throw unexpected();
     // totalCount comes with the first page only.
     total ??= body.data.totalCount;
-    for (const s of body.data.studies) {
-      const t = readStudy(s);
-      if (t !== undefined) trials.push(t);
-    }
     token = body.data.nextPageToken;
-    if (token === undefined) break;
-  }
-  return { trials: trials.slice(0, limit), ...(total !== undefined ? { total } : {}), provenance };
+    return {
+      items: readRows(body.data.studies, readStudy),
+      provenance: a.provenance,
+      more: token !== undefined,
+    };
+  });
+  const trials = items.slice(0, limit);
+  return { trials, ...(total !== undefined ? { total } : {}), provenance };
 }
 
 /** One study; undefined when ClinicalTrials.gov has no such NCT number (its 404). */

@@ -4,7 +4,7 @@
 // autocomplete; GET /awards/{generated_internal_id}/ for one award (its 404 means "no such award").
 import { z } from 'zod';
 import { UnavailableError } from '../../runtime/errors/index.js';
-import type { Provenance, Upstream } from '../kit/public-data/index.js';
+import { readPages, readRows, type Provenance, type Upstream } from '../kit/public-data/index.js';
 import { GROUP, fieldsOf, type Group } from './groups.js';
 
 export const SOURCE = 'USAspending.gov';
@@ -146,33 +146,31 @@ async function searchGroup(
   limit: number,
   maxPages: number
 ): Promise<{ awards: Award[]; more: boolean; provenance: Provenance[] }> {
-  const awards: Award[] = [];
-  const provenance: Provenance[] = [];
   let more = false;
-  for (let page = 1; page <= maxPages && awards.length < limit; page++) {
+  const { items, provenance } = await readPages(limit, maxPages, async (n) => {
     const a = await up.get({
       path: BY_AWARD,
       body: {
         filters: filtersBody(f, g),
         fields: fieldsOf(g),
-        page,
+        // USAspending numbers its pages from 1.
+        page: n + 1,
         limit: PAGE_SIZE,
         sort: GROUP[g].amount,
         order: 'desc',
         subawards: false,
       },
     });
-    provenance.push(a.provenance);
     const body = SearchAnswer.safeParse(a.body);
     if (!body.success) throw unexpected('spending_by_award');
-    for (const r of body.data.results) {
-      const award = readRow(g, r);
-      if (award !== undefined) awards.push(award);
-    }
     more = body.data.page_metadata.hasNext;
-    if (!more) break;
-  }
-  return { awards, more: more || awards.length > limit, provenance };
+    return {
+      items: readRows(body.data.results, (r) => readRow(g, r)),
+      provenance: a.provenance,
+      more,
+    };
+  });
+  return { awards: items, more: more || items.length > limit, provenance };
 }
 
 /**

@@ -1,10 +1,5 @@
-export {
-  ActorHost,
-  type ActorAddress,
-  type ActorView,
-  type ActorHostOptions,
-  type RefusedHook,
-} from './actor-host.js';
+export { ActorHost } from './actor-host.js';
+export type { ActorAddress, ActorView, ActorHostOptions, RefusedHook } from './actor-types.js';
 export {
   callOwner,
   respondOwner,

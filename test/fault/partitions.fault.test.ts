@@ -9,10 +9,7 @@
 // with BURROW_FAULT_STRICT=1: docs/OPERATIONS.md "Partitions and pauses").
 // The seed is printed; BURROW_FAULT_SEED replays a run and BURROW_FAULT_ROUNDS sets the rounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentFleet } from './support/agent-fleet.js';
-import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
-import { History } from './support/history.js';
-import { expectCheckedHistory } from './support/checked-run.js';
+import { closeCheckedLoad, finishCheckedRun, startCheckedLoad } from './support/checked-run.js';
 import {
   HUB_NODES,
   NATS_NODES,
@@ -20,11 +17,9 @@ import {
   startNetnsCluster,
   type NetnsCluster,
 } from './support/netns-cluster.js';
-import { startRateProber, startTaskReader } from './support/observers.js';
 import { faultSchedule } from './support/schedule.js';
 
 const schedule = faultSchedule(1);
-const RATE_PROBE_PER_MINUTE = 30;
 let cluster: NetnsCluster;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -70,18 +65,9 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
       log(
         `[fault:partitions] seed ${schedule.seed}, ${schedule.rounds} round(s) of ${KINDS.join(', ')} (BURROW_FAULT_SEED replays)`
       );
-      const history = new History();
       const urls = () => cluster.hubs.map((h) => h.url);
-      const fleet = await AgentFleet.create(cluster.sql, urls, {
-        tenants: 4,
-        perTenant: 10,
-        offlineEvery: 5,
-        history,
-      });
-      const reader = startTaskReader(fleet, urls, history);
-      const prober = await startRateProber(cluster.sql, urls, history, {
-        perMinute: RATE_PROBE_PER_MINUTE,
-      });
+      const load = await startCheckedLoad(cluster.sql, urls);
+      const { fleet } = load;
       const rounds: Array<Record<string, unknown>> = [];
       try {
         await fleet.connectAll();
@@ -124,31 +110,9 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
             await sleep(3_000);
           }
         }
-        await fleet.stopLoad();
-        await Promise.all([reader.stop(), prober.stop()]);
-        await fleet.goOnline(fleet.offline.filter((a) => !a.connectedTo));
-        await waitAllDelivered(fleet, 60_000);
-        const v = await verdict(cluster.sql, fleet, urls()[0]!, { terminalWithinMs: 30_000 });
-        log(
-          report('partitions', v, {
-            seed: schedule.seed,
-            taskReads: reader.counts,
-            rateProbe: prober.counts,
-          })
-        );
-        expectCheckedHistory({
-          name: 'partitions',
-          history,
-          schedule,
-          verdict: v,
-          reader,
-          prober,
-          rateProbePerMinute: RATE_PROBE_PER_MINUTE,
-          log,
-        });
+        await finishCheckedRun(load, { name: 'partitions', sql: cluster.sql, urls, schedule, log });
       } finally {
-        fleet.close();
-        await Promise.all([reader.stop(), prober.stop()]);
+        await closeCheckedLoad(load);
         // A failed round must not leave a cut behind for the teardown's requests.
         for (const c of cluster.lab.cuts()) {
           const [a, b] = c.split('|') as [string, string];

@@ -9,18 +9,13 @@
 // The schedule (which node, how long past the takeover) is random from a printed seed;
 // BURROW_FAULT_SEED replays it and BURROW_FAULT_ROUNDS sets how many pauses (npm run test:jepsen).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentFleet } from './support/agent-fleet.js';
 import { FAULT_PARTITIONS, startFaultCluster, type FaultCluster } from './support/fault-cluster.js';
-import { report, verdict, waitAllDelivered } from './support/fleet-verdict.js';
-import { History } from './support/history.js';
-import { expectCheckedHistory } from './support/checked-run.js';
-import { startRateProber, startTaskReader } from './support/observers.js';
+import { closeCheckedLoad, finishCheckedRun, startCheckedLoad } from './support/checked-run.js';
 import { faultSchedule } from './support/schedule.js';
 import { QUEUE_ADMIN_TOKEN, ownedPartitions, waitOwnership } from '../support/queue-helpers.js';
 import type { HubProcess } from '../support/hub-process.js';
 
 const schedule = faultSchedule(1);
-const RATE_PROBE_PER_MINUTE = 30;
 let cluster: FaultCluster;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -66,23 +61,14 @@ describe('a hub node paused past its locks’ expiry', () => {
       log(
         `[fault:pause] seed ${schedule.seed}, ${schedule.rounds} pause(s) (BURROW_FAULT_SEED replays)`
       );
-      const history = new History();
       const paused = new Set<string>();
       const urls = () =>
         cluster
           .live()
           .map((h) => h.url)
           .filter((u) => !paused.has(u));
-      const fleet = await AgentFleet.create(cluster.sql, urls, {
-        tenants: 4,
-        perTenant: 10,
-        offlineEvery: 5,
-        history,
-      });
-      const reader = startTaskReader(fleet, urls, history);
-      const prober = await startRateProber(cluster.sql, urls, history, {
-        perMinute: RATE_PROBE_PER_MINUTE,
-      });
+      const load = await startCheckedLoad(cluster.sql, urls);
+      const { fleet } = load;
       const rounds: Array<Record<string, unknown>> = [];
       try {
         await fleet.connectAll();
@@ -128,39 +114,25 @@ describe('a hub node paused past its locks’ expiry', () => {
           );
           await sleep(5_000);
         }
-        await fleet.stopLoad();
-        await Promise.all([reader.stop(), prober.stop()]);
-        await fleet.goOnline(fleet.offline.filter((a) => !a.connectedTo));
-        await waitAllDelivered(fleet, 60_000);
-        const v = await verdict(cluster.sql, fleet, urls()[0]!, { terminalWithinMs: 30_000 });
-        log(
-          report('pause', v, {
-            seed: schedule.seed,
-            taskReads: reader.counts,
-            rateProbe: prober.counts,
-            // Pushes a woken node refused because their requester had given up (frames.ts).
-            latePushesRefused: cluster.hubs.map(
-              (h) => h.log().match(/arrived too late/g)?.length ?? 0
-            ),
-          })
-        );
         // Known failures (docs/OPERATIONS.md "Partitions and pauses"): the woken node still makes
         // the pushes its requesters gave up on and queued (a task delivered twice), and a message
         // can overtake an earlier one of the same sender. Printed always; failed on only with
         // BURROW_FAULT_STRICT=1 (npm run test:jepsen).
-        expectCheckedHistory({
+        await finishCheckedRun(load, {
           name: 'pause',
-          history,
+          sql: cluster.sql,
+          urls,
           schedule,
-          verdict: v,
-          reader,
-          prober,
-          rateProbePerMinute: RATE_PROBE_PER_MINUTE,
           log,
+          extra: () => ({
+            // Pushes a woken node refused because their requester had given up (frames.ts).
+            latePushesRefused: cluster.hubs.map(
+              (h) => h.log().match(/arrived too late/g)?.length ?? 0
+            ),
+          }),
         });
       } finally {
-        fleet.close();
-        await Promise.all([reader.stop(), prober.stop()]);
+        await closeCheckedLoad(load);
       }
       // nats-server 2.9 has no sync_interval: each hub said so once at start.
       for (const h of cluster.hubs)

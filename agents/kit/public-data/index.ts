@@ -19,7 +19,17 @@ export {
   type Remembered,
 } from './upstream.js';
 export { upstreamOptions } from './settings.js';
-export { clamp, limitField, limitIn, words, without, MAX_LIMIT, DEFAULT_LIMIT } from './text.js';
+export { readPages, readRows, type PageRead, type Pages } from './paging.js';
+export {
+  clamp,
+  limitField,
+  limitIn,
+  limitOf,
+  words,
+  without,
+  MAX_LIMIT,
+  DEFAULT_LIMIT,
+} from './text.js';
 export {
   EntityBatch,
   KINDS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sourceLine } from './define.js';
-import { limitIn, without, words } from './text.js';
+import { limitIn, limitOf, without, words } from './text.js';
 import { retryAfterMs } from './upstream.js';
 
 describe('public-data helpers', () => {
@@ -10,6 +10,12 @@ describe('public-data helpers', () => {
     expect(limitIn('top 500')).toBe(50);
     expect(limitIn('type 2 diabetes')).toBeUndefined();
     expect(limitIn('approvals in the last 30 days')).toBeUndefined();
+  });
+
+  it('reads the limit field from the text only when the text asks for a count', () => {
+    expect(limitOf('first 20 filings')).toEqual({ limit: 20 });
+    expect(limitOf('top 500')).toEqual({ limit: 50 });
+    expect(limitOf('type 2 diabetes')).toEqual({});
   });
 
   it('takes words out and tidies', () => {

@@ -19,6 +19,15 @@ export function limitIn(text: string): number | undefined {
   return n === undefined ? undefined : clamp(n, 1, MAX_LIMIT);
 }
 
+/**
+ * The `limit` field of a skill's input read from text: `{ limit }` when the text asks for a count,
+ * else nothing, so the skill's own default applies (spread it into the input).
+ */
+export function limitOf(text: string): { limit?: number } {
+  const limit = limitIn(text);
+  return limit === undefined ? {} : { limit };
+}
+
 export function clamp(n: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, n));
 }
