@@ -1,8 +1,8 @@
 // Network partitions (issue 32 Must 1): 3 NATS servers and 2 hub nodes, each in a network namespace
 // of its own on this machine (support/netns.ts), under steady load from the test process (40
 // WebSocket agents sending over HTTP, a task reader, a rate probe). Each round cuts, in an order
-// from the seed: a hub from every NATS server, a NATS server from the other two (only with
-// BURROW_FAULT_STRICT=1, see KINDS), and a hub from its clients (the test process); each cut lasts
+// from the seed: a hub from every NATS server, a NATS server from the other two, and a hub from
+// its clients (the test process); each cut lasts
 // a random time, then heals, and the test waits until the hubs own all partitions between them
 // again. Afterwards the history checker judges the
 // run exactly as in pause.fault.test.ts, with the same known failures (printed, failed on only
@@ -26,13 +26,11 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 type Kind = 'hub-from-nats' | 'nats-from-nats' | 'hub-from-clients';
 /**
- * A NATS server cut from the other two lost acknowledged messages in the rebalance after the heal
- * (seed 374119235: 74 tasks `submitted` for good; docs/OPERATIONS.md "Partitions and pauses"), so
- * that partition runs only in `npm run test:jepsen` (BURROW_FAULT_STRICT=1) until it is fixed.
+ * A NATS server cut from the other two once left acknowledged tasks `submitted` for good (seed
+ * 374119235): two presence bugs, fixed (docs/OPERATIONS.md "Partitions and pauses"). Every kind
+ * runs in the fault tier since.
  */
-const KINDS: readonly Kind[] = schedule.strict
-  ? ['hub-from-nats', 'nats-from-nats', 'hub-from-clients']
-  : ['hub-from-nats', 'hub-from-clients'];
+const KINDS: readonly Kind[] = ['hub-from-nats', 'nats-from-nats', 'hub-from-clients'];
 
 /** Can `a` open a connection to `b` and `b` to `a` (the clients only connect, nobody to them)? */
 function reachable(a: string, b: string): boolean[] {
