@@ -18,7 +18,8 @@ export interface QueueDelegate {
    */
   deliverQueued(
     entry: QueueEntry,
-    message: Message
+    /** The stored body's message; undefined when the record read there held none. */
+    message: Message | undefined
   ): Promise<'delivered' | 'busy' | 'offline' | 'gone'>;
   /** The message expired before delivery: fail its task and report message.failed. */
   expired(entry: QueueEntry): Promise<void>;

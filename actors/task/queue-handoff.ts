@@ -61,12 +61,24 @@ export class QueueHandoff implements QueueDelegate {
 
   async deliverQueued(
     entry: QueueEntry,
-    message: Message
+    stored: Message | undefined
   ): Promise<'delivered' | 'busy' | 'offline' | 'gone'> {
     const { o } = this.core;
     const addr = this.core.address(entry.taskId);
     const task = await this.core.read(addr);
     if (!task || TerminalStates.has(task.status.state)) return 'gone';
+    // The record at the queued message's position held no message: it was not the record this
+    // queue wrote there (seen after a NATS server was cut from the other two). Every attempt then
+    // failed on it and the queue behind it waited for good; the task holds its own copy of the
+    // message it waits to deliver (same messageId).
+    const message = stored ?? task.messages.at(-1);
+    if (stored === undefined) {
+      o.log.error(
+        { taskId: task.id, seq: entry.seq, recipientId: entry.recipientId },
+        "queued record without its message: delivering the task's own copy"
+      );
+    }
+    if (message === undefined) return 'gone';
     const recipient = await o.directory.get(entry.recipientId);
     if (!recipient) {
       await this.report.failAndReport(addr, task, 'recipient agent no longer exists');
