@@ -199,6 +199,11 @@ export class TaskDelivery {
     return true;
   }
 
+  /** A delivery of the pair is under way on this node (not yet pushed, queued or given up). */
+  laneBusy(senderId: string, recipientId: string): boolean {
+    return this.lanes.has(`${senderId}>${recipientId}`);
+  }
+
   /**
    * Runs `fn` after the deliveries of the same sender → recipient pair started before it have
    * pushed or queued their message. `fn` may release the lane early (after its push).

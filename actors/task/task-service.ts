@@ -31,7 +31,9 @@ export class TaskService {
     const attempts = new DeliveryAttempts(core, report);
     this.core = core;
     this.watch = new TaskWatch(core);
-    this.accept = new TaskAcceptor(core, report, this.watch);
+    this.accept = new TaskAcceptor(core, report, this.watch, (s, r) =>
+      this.delivery.laneBusy(s, r)
+    );
     this.respondTo = new TaskResponder(core, report);
     const sweep = new QueuedTaskSweep(core, report);
     this.delivery = new TaskDelivery(core, report, attempts, sweep);
