@@ -52,17 +52,53 @@ interface DeliverRequest {
   agentId: string;
   connId: string;
   frame: unknown;
+  /** The message's key (taskId and messageId): written to one socket at most once. */
+  once?: string;
+}
+
+/** How long, and how many, pushed message keys a socket remembers. */
+const ONCE_WINDOW_MS = 120_000;
+const ONCE_MAX = 4096;
+
+/**
+ * The messages written to one socket lately, oldest first. Two pushes of one message can meet at
+ * the socket's node: a node paused past its push's 5 s timeout pushes the frame when it wakes,
+ * while the owner, which counted the agent offline, has the queue push it again (and a stale
+ * owner woken from a pause pushes what the new owner already did). TCP delivers what one socket
+ * was given, so the second write could only be a duplicate.
+ */
+class PushedOnSocket {
+  private readonly at = new Map<string, number>();
+
+  has(key: string, now: number): boolean {
+    const t = this.at.get(key);
+    return t !== undefined && now - t < ONCE_WINDOW_MS;
+  }
+
+  add(key: string, now: number): void {
+    this.at.delete(key);
+    this.at.set(key, now);
+    // Oldest first by insertion: drop what fell out of the window, and past the cap the oldest.
+    for (const [k, t] of this.at) {
+      if (this.at.size <= ONCE_MAX && now - t < ONCE_WINDOW_MS) break;
+      this.at.delete(k);
+    }
+  }
 }
 
 export class FrameRouter {
   private sub: Subscription | undefined;
+  /** Per socket, the message keys written to it (only sockets that were pushed a message). */
+  private readonly pushedOn = new WeakMap<AgentConnection, PushedOnSocket>();
 
   constructor(
     private readonly bus: Bus,
     private readonly nodeId: string,
     private readonly conns: ConnectionRegistry,
     private readonly presence: Presence,
-    private readonly log: Logger
+    private readonly log: Logger,
+    /** Second pushes of a message to the socket that already has it, not written. */
+    private readonly duplicatesDropped?: { inc(): void }
   ) {}
 
   start(): void {
@@ -71,7 +107,7 @@ export class FrameRouter {
         const req = decodeJson<DeliverRequest>(msg.data);
         const conn = this.conns.get(req.agentId);
         const outcome: PushOutcome =
-          conn && conn.connId === req.connId ? conn.push(req.frame) : 'offline';
+          conn && conn.connId === req.connId ? this.write(conn, req.frame, req.once) : 'offline';
         msg.respond(encodeJson({ outcome }));
       },
     });
@@ -88,16 +124,20 @@ export class FrameRouter {
     return where !== undefined && where.nodeId !== this.nodeId;
   }
 
-  /** Push a frame to the agent's live WebSocket, on whichever node holds it. */
-  async push(agentId: string, frame: unknown): Promise<PushOutcome> {
+  /**
+   * Push a frame to the agent's live WebSocket, on whichever node holds it. With `once` (a
+   * message's key), a socket that was already given that message is not given it again; the
+   * answer is `sent`, as it was for the first push.
+   */
+  async push(agentId: string, frame: unknown, once?: string): Promise<PushOutcome> {
     const local = this.conns.get(agentId);
-    if (local) return local.push(frame);
+    if (local) return this.write(local, frame, once);
     const where = this.presence.where(agentId);
     if (!where || where.nodeId === this.nodeId) return 'offline';
     try {
       const msg = await this.bus.nc.request(
         subjects.connDeliver(where.nodeId),
-        encodeJson({ agentId, connId: where.connId, frame } satisfies DeliverRequest),
+        encodeJson({ agentId, connId: where.connId, frame, once } satisfies DeliverRequest),
         { timeout: 5000 }
       );
       return decodeJson<{ outcome: PushOutcome }>(msg.data).outcome;
@@ -108,5 +148,26 @@ export class FrameRouter {
       this.log.warn({ err, agentId }, 'frame push failed');
       return 'offline';
     }
+  }
+
+  private write(conn: AgentConnection, frame: unknown, once: string | undefined): PushOutcome {
+    if (once === undefined) return conn.push(frame);
+    const now = Date.now();
+    let pushed = this.pushedOn.get(conn);
+    if (pushed?.has(once, now)) {
+      this.duplicatesDropped?.inc();
+      // Rare (after a pause or a cut), and what an operator looks for when a node stalled.
+      this.log.info(
+        { agentId: conn.agentId, message: once },
+        'second push of a message not written'
+      );
+      return 'sent';
+    }
+    const outcome = conn.push(frame);
+    if (outcome === 'sent') {
+      if (!pushed) this.pushedOn.set(conn, (pushed = new PushedOnSocket()));
+      pushed.add(once, now);
+    }
+    return outcome;
   }
 }

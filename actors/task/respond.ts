@@ -2,7 +2,7 @@
 // WebSocket task_response frame), and replies too large to store, which fail the task with the
 // reason so its sender is not left waiting.
 import { encodedSizeOver, recordLimits } from '../../runtime/bus/index.js';
-import { HubError } from '../../runtime/errors/index.js';
+import { HubError, UnavailableError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorView } from '../../runtime/host/index.js';
 import { TerminalStates, type Task, type TaskRespondParams } from '../../runtime/protocol/index.js';
 import type { Principal } from '../../infra/db/index.js';
@@ -18,6 +18,13 @@ import {
   type TaskCore,
 } from './task-core.js';
 import type { TaskEvent } from './task.events.js';
+
+/** An answer to a task whose partition is changing hands waits: about 10 s in all. */
+const RESPOND_TRIES = 8;
+const RESPOND_RETRY_FIRST_MS = 100;
+const RESPOND_RETRY_MAX_MS = 2_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 export class TaskResponder {
   constructor(
@@ -90,16 +97,29 @@ export class TaskResponder {
     const size = encodedSizeOver(event, limits.active - TASK_RECORD_SLACK);
     if (size !== undefined) await this.refuseLargeReply(principal, addr, size, limits);
     let result;
-    try {
-      result = await this.core.o.host.send(addr, event);
-    } catch (err) {
-      // Refused by the owner's store: the task was failed there with the reason (onRefused).
-      if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
-      // Not live: finished (or never existed). Explain which, to parties only.
-      const task = await this.core.readVisible(principal, addr);
-      throw new HubError('INVALID_PARAMS', `task is already ${task.status.state}`, {
-        data: { field: 'taskId', state: task.status.state },
-      });
+    for (let tries = 0; ; tries++) {
+      try {
+        result = await this.core.o.host.send(addr, event);
+        break;
+      } catch (err) {
+        // Refused by the owner's store: the task was failed there with the reason (onRefused).
+        if (!(err instanceof HubError) || err.code !== 'NOT_FOUND') throw err;
+        // Not live: finished (or never existed). Explain which, to parties only.
+        const task = await this.core.readVisible(principal, addr);
+        if (TerminalStates.has(task.status.state)) {
+          throw new HubError('INVALID_PARAMS', `task is already ${task.status.state}`, {
+            data: { field: 'taskId', state: task.status.state },
+          });
+        }
+        // Not finished, yet not live where its partition was served: the partition is changing
+        // hands (a node woken from a pause still serves it for a moment without the tasks created
+        // meanwhile). Refused, the answer was lost and the task stayed `working` for good (the
+        // pause fault test: 5 tasks in 6 pauses); it waits for the partition to settle instead.
+        if (tries + 1 >= RESPOND_TRIES) {
+          throw new UnavailableError(`task ${p.taskId} is moving between nodes; answer again`);
+        }
+        await sleep(Math.min(RESPOND_RETRY_MAX_MS, RESPOND_RETRY_FIRST_MS * 2 ** tries));
+      }
     }
     const task = result.view.context as Task;
     if (!result.changed) {

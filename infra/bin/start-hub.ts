@@ -315,7 +315,8 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     config.nodeId,
     conns,
     presence,
-    log.child({ component: 'frames' })
+    log.child({ component: 'frames' }),
+    metrics.duplicatePushesDropped
   );
   frames.start();
   const queues = new QueueService({

@@ -42,6 +42,7 @@ export interface HubMetrics {
   readonly deliveries: Counter<'transport' | 'outcome'>;
   /** Messages delivered again because the node holding the recipient's socket went away. */
   readonly redeliveries: Counter;
+  readonly duplicatePushesDropped: Counter;
   /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
   readonly queueDeliveries: Counter<'outcome'>;
   /** Idle queues of connected recipients the watchdog had to wake: each is a wake-up that was lost. */
@@ -93,6 +94,11 @@ export function createMetrics(
     redeliveries: new Counter({
       name: 'burrow_redeliveries_total',
       help: 'Messages delivered again after the node holding the socket went away',
+      registers: [registry],
+    }),
+    duplicatePushesDropped: new Counter({
+      name: 'burrow_duplicate_pushes_dropped_total',
+      help: 'Second pushes of a message to a socket that already had it, not written',
       registers: [registry],
     }),
     queueDeliveries: new Counter({

@@ -115,6 +115,7 @@ describe('/metrics for operators', () => {
     expect(m).toMatch(/burrow_jetstream_publish_seconds_bucket\{le="0.005"[^}]*\} \d+/);
     expect(m).toMatch(/^burrow_jetstream_pending_acks(\{[^}]*\})? \d+$/m);
     expect(m).toMatch(/^burrow_redeliveries_total(\{[^}]*\})? 0$/m);
+    expect(m).toMatch(/^burrow_duplicate_pushes_dropped_total(\{[^}]*\})? 0$/m);
     await bob!.close();
     bob = undefined;
     await until(async () => value(await scrape(), 'burrow_ws_connections') === 0, 10_000);
