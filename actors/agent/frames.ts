@@ -14,6 +14,11 @@ export interface AgentConnection {
   readonly tenantId: string;
   /** Write a frame without blocking; 'busy' when the socket's backlog is over its limit. */
   push(frame: unknown): Exclude<PushOutcome, 'offline'>;
+  /**
+   * For a frame just pushed `sent`: resolves false if the socket closed before it was written
+   * (frames of one turn are written together). Without it, `sent` is final.
+   */
+  written?(): Promise<boolean>;
   close(code: number, reason: string): void;
   /** Frames waiting for the socket to drain (for /metrics). */
   readonly backlog?: number;
@@ -75,6 +80,10 @@ class PushedOnSocket {
     return t !== undefined && now - t < ONCE_WINDOW_MS;
   }
 
+  delete(key: string): void {
+    this.at.delete(key);
+  }
+
   add(key: string, now: number): void {
     this.at.delete(key);
     this.at.set(key, now);
@@ -106,9 +115,13 @@ export class FrameRouter {
       callback: (_err, msg) => {
         const req = decodeJson<DeliverRequest>(msg.data);
         const conn = this.conns.get(req.agentId);
-        const outcome: PushOutcome =
-          conn && conn.connId === req.connId ? this.write(conn, req.frame, req.once) : 'offline';
-        msg.respond(encodeJson({ outcome }));
+        if (!conn || conn.connId !== req.connId) {
+          msg.respond(encodeJson({ outcome: 'offline' }));
+          return;
+        }
+        void this.write(conn, req.frame, req.once).then((outcome) =>
+          msg.respond(encodeJson({ outcome }))
+        );
       },
     });
   }
@@ -150,7 +163,15 @@ export class FrameRouter {
     }
   }
 
-  private write(conn: AgentConnection, frame: unknown, once: string | undefined): PushOutcome {
+  /**
+   * A message (`once`) counts as sent only once it is written: a socket closing first makes it
+   * `offline`, and the owner queues it for the agent's next connection.
+   */
+  private async write(
+    conn: AgentConnection,
+    frame: unknown,
+    once: string | undefined
+  ): Promise<PushOutcome> {
     if (once === undefined) return conn.push(frame);
     const now = Date.now();
     let pushed = this.pushedOn.get(conn);
@@ -164,10 +185,13 @@ export class FrameRouter {
       return 'sent';
     }
     const outcome = conn.push(frame);
-    if (outcome === 'sent') {
-      if (!pushed) this.pushedOn.set(conn, (pushed = new PushedOnSocket()));
-      pushed.add(once, now);
+    if (outcome !== 'sent') return outcome;
+    if (!pushed) this.pushedOn.set(conn, (pushed = new PushedOnSocket()));
+    pushed.add(once, now);
+    if (conn.written && !(await conn.written())) {
+      pushed.delete(once);
+      return 'offline';
     }
-    return outcome;
+    return 'sent';
   }
 }

@@ -32,6 +32,8 @@ export interface BackpressureLimits {
 const waiting = new Set<UwsAgentConnection>();
 let scheduled = false;
 
+const WRITTEN = Promise.resolve(true);
+
 function writeWaiting(): void {
   scheduled = false;
   for (const c of waiting) c.writeTurn();
@@ -44,6 +46,8 @@ export class UwsAgentConnection implements AgentConnection {
   private turn: string[] = [];
   /** Their size (characters: close enough to bytes for a high-water mark). */
   private turnBytes = 0;
+  /** Settles when this turn's frames are written (true) or dropped by a close first (false). */
+  private turnWritten: { promise: Promise<boolean>; resolve: (ok: boolean) => void } | undefined;
   closed = false;
 
   constructor(
@@ -79,16 +83,37 @@ export class UwsAgentConnection implements AgentConnection {
     return 'sent';
   }
 
+  /**
+   * Whether the frame just pushed reached the socket: it waits in this turn's write, which a close
+   * arriving first drops (an agent that closed mid-drain lost a message so, its task `working` for
+   * good). A frame in the outbox counts as written: it goes out on drain.
+   */
+  written(): Promise<boolean> {
+    if (this.turn.length === 0) return WRITTEN;
+    if (this.turnWritten === undefined) {
+      let resolve!: (ok: boolean) => void;
+      const promise = new Promise<boolean>((r) => (resolve = r));
+      this.turnWritten = { promise, resolve };
+    }
+    return this.turnWritten.promise;
+  }
+
   /** Writes the frames accepted this turn in one corked write (one system call). */
   writeTurn(): void {
     const frames = this.turn;
     if (frames.length === 0) return;
     this.turn = [];
     this.turnBytes = 0;
-    if (this.closed) return;
+    const done = this.turnWritten;
+    this.turnWritten = undefined;
+    if (this.closed) {
+      done?.resolve(false);
+      return;
+    }
     this.ws.cork(() => {
       for (const text of frames) this.ws.send(text, false);
     });
+    done?.resolve(true);
   }
 
   /** Called from the socket's drain handler. */

@@ -23,10 +23,14 @@ let other: FrameRouter;
 const conns = new ConnectionRegistry();
 let dropped = 0;
 
-/** A socket that keeps what it was written, or refuses while backed up. */
+/**
+ * A socket that keeps what it was written, refuses while backed up, and can close before a frame
+ * it accepted is written (as the gateway's socket does when the close comes within the turn).
+ */
 function socket(agentId: string, connId: string) {
   const written: unknown[] = [];
   let busy = false;
+  let closing = false;
   const conn: AgentConnection = {
     agentId,
     connId,
@@ -36,9 +40,19 @@ function socket(agentId: string, connId: string) {
       written.push(frame);
       return 'sent';
     },
+    written() {
+      if (!closing) return Promise.resolve(true);
+      written.pop();
+      return Promise.resolve(false);
+    },
     close() {},
   };
-  return { conn, written, setBusy: (b: boolean) => (busy = b) };
+  return {
+    conn,
+    written,
+    setBusy: (b: boolean) => (busy = b),
+    setClosing: (c: boolean) => (closing = c),
+  };
 }
 
 beforeAll(async () => {
@@ -110,5 +124,15 @@ describe('a message pushed to a socket that already has it', () => {
     s.setBusy(false);
     expect(await other.push('a3', { n: 2 }, 'task-3/m-1')).toBe('sent');
     expect(s.written).toEqual([{ n: 2 }]);
+  });
+
+  it('answers offline for a message the socket dropped by closing first, and forgets it', async () => {
+    const s = await connect('a4', 'c5');
+    s.setClosing(true);
+    expect(await other.push('a4', { n: 1 }, 'task-4/m-1')).toBe('offline');
+    expect(await holder.push('a4', { n: 2 }, 'task-4/m-1')).toBe('offline');
+    s.setClosing(false);
+    expect(await other.push('a4', { n: 3 }, 'task-4/m-1')).toBe('sent');
+    expect(s.written).toEqual([{ n: 3 }]);
   });
 });
