@@ -71,11 +71,10 @@ export function messageFrame(d: Delivery) {
 export async function deliverWebSocket(frames: FrameRouter, d: Delivery): Promise<DeliveryOutcome> {
   // Keyed by the message: a socket already given it (by a push that outlived its timeout, or by
   // a stale owner woken from a pause) is not given it twice.
-  const outcome = await frames.push(
-    d.recipient.id,
-    messageFrame(d),
-    `${d.task.id}/${d.message.messageId}`
-  );
+  const outcome = await frames.push(d.recipient.id, messageFrame(d), {
+    taskId: d.task.id,
+    messageId: d.message.messageId,
+  });
   if (outcome === 'sent') return { kind: 'pushed' };
   if (outcome === 'busy') return { kind: 'busy' };
   return { kind: 'unreachable', reason: NO_ENDPOINT };

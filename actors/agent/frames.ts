@@ -53,45 +53,62 @@ export class ConnectionRegistry {
   }
 }
 
+/** A message pushed to a socket, by its task and messageId. */
+export interface PushedMessage {
+  taskId: string;
+  messageId: string;
+}
+
 interface DeliverRequest {
   agentId: string;
   connId: string;
   frame: unknown;
-  /** The message's key (taskId and messageId): written to one socket at most once. */
-  once?: string;
+  /** The message the frame carries: written to one socket at most once. */
+  once?: PushedMessage;
 }
 
-/** How long, and how many, pushed message keys a socket remembers. */
+/** How long, and how many, pushed messages a socket remembers while unanswered. */
 const ONCE_WINDOW_MS = 120_000;
 const ONCE_MAX = 4096;
 
 /**
- * The messages written to one socket lately, oldest first. Two pushes of one message can meet at
- * the socket's node: a node paused past its push's 5 s timeout pushes the frame when it wakes,
- * while the owner, which counted the agent offline, has the queue push it again (and a stale
- * owner woken from a pause pushes what the new owner already did). TCP delivers what one socket
- * was given, so the second write could only be a duplicate.
+ * The messages written to one socket lately and not answered on it yet, oldest first, one per
+ * task (its latest message). Two pushes of one message can meet at the socket's node: a node
+ * paused past its push's 5 s timeout pushes the frame when it wakes, while the owner, which
+ * counted the agent offline, has the queue push it again (and a stale owner woken from a pause
+ * pushes what the new owner already did). TCP delivers what one socket was given, so the second
+ * write could only be a duplicate. When the socket closes, what is left here may not have reached
+ * the agent (TaskDelivery.socketClosed).
  */
 class PushedOnSocket {
-  private readonly at = new Map<string, number>();
+  private readonly byTask = new Map<string, { messageId: string; at: number }>();
 
-  has(key: string, now: number): boolean {
-    const t = this.at.get(key);
-    return t !== undefined && now - t < ONCE_WINDOW_MS;
+  has(m: PushedMessage, now: number): boolean {
+    const e = this.byTask.get(m.taskId);
+    return e !== undefined && e.messageId === m.messageId && now - e.at < ONCE_WINDOW_MS;
   }
 
-  delete(key: string): void {
-    this.at.delete(key);
-  }
-
-  add(key: string, now: number): void {
-    this.at.delete(key);
-    this.at.set(key, now);
+  add(m: PushedMessage, now: number): void {
+    this.byTask.delete(m.taskId);
+    this.byTask.set(m.taskId, { messageId: m.messageId, at: now });
     // Oldest first by insertion: drop what fell out of the window, and past the cap the oldest.
-    for (const [k, t] of this.at) {
-      if (this.at.size <= ONCE_MAX && now - t < ONCE_WINDOW_MS) break;
-      this.at.delete(k);
+    for (const [k, e] of this.byTask) {
+      if (this.byTask.size <= ONCE_MAX && now - e.at < ONCE_WINDOW_MS) break;
+      this.byTask.delete(k);
     }
+  }
+
+  delete(taskId: string): void {
+    this.byTask.delete(taskId);
+  }
+
+  /** The messages written within the window. */
+  recent(now: number): PushedMessage[] {
+    const out: PushedMessage[] = [];
+    for (const [taskId, e] of this.byTask) {
+      if (now - e.at < ONCE_WINDOW_MS) out.push({ taskId, messageId: e.messageId });
+    }
+    return out;
   }
 }
 
@@ -130,6 +147,22 @@ export class FrameRouter {
     this.sub?.unsubscribe();
   }
 
+  /**
+   * A socket closed: the messages written to it within the window and not answered on it, which
+   * it forgets. Whether each reached the agent only its task knows (answered or acknowledged).
+   */
+  socketClosed(conn: AgentConnection): PushedMessage[] {
+    const pushed = this.pushedOn.get(conn);
+    if (!pushed) return [];
+    this.pushedOn.delete(conn);
+    return pushed.recent(Date.now());
+  }
+
+  /** The agent answered or acknowledged the task's message on this socket: it has it. */
+  settled(conn: AgentConnection, taskId: string): void {
+    this.pushedOn.get(conn)?.delete(taskId);
+  }
+
   /** Has the agent a live WebSocket anywhere (as far as this node knows)? */
   reaches(agentId: string): boolean {
     if (this.conns.get(agentId)) return true;
@@ -142,7 +175,7 @@ export class FrameRouter {
    * message's key), a socket that was already given that message is not given it again; the
    * answer is `sent`, as it was for the first push.
    */
-  async push(agentId: string, frame: unknown, once?: string): Promise<PushOutcome> {
+  async push(agentId: string, frame: unknown, once?: PushedMessage): Promise<PushOutcome> {
     const local = this.conns.get(agentId);
     if (local) return this.write(local, frame, once);
     const where = this.presence.where(agentId);
@@ -170,7 +203,7 @@ export class FrameRouter {
   private async write(
     conn: AgentConnection,
     frame: unknown,
-    once: string | undefined
+    once: PushedMessage | undefined
   ): Promise<PushOutcome> {
     if (once === undefined) return conn.push(frame);
     const now = Date.now();
@@ -178,10 +211,7 @@ export class FrameRouter {
     if (pushed?.has(once, now)) {
       this.duplicatesDropped?.inc();
       // Rare (after a pause or a cut), and what an operator looks for when a node stalled.
-      this.log.info(
-        { agentId: conn.agentId, message: once },
-        'second push of a message not written'
-      );
+      this.log.info({ agentId: conn.agentId, ...once }, 'second push of a message not written');
       return 'sent';
     }
     const outcome = conn.push(frame);
@@ -189,7 +219,7 @@ export class FrameRouter {
     if (!pushed) this.pushedOn.set(conn, (pushed = new PushedOnSocket()));
     pushed.add(once, now);
     if (conn.written && !(await conn.written())) {
-      pushed.delete(once);
+      pushed.delete(once.taskId);
       return 'offline';
     }
     return 'sent';

@@ -6,11 +6,13 @@ import { HubError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorView } from '../../runtime/host/index.js';
 import { throttledLog, type ThrottledLog } from '../../runtime/log/index.js';
 import { TerminalStates, type Message, type Task } from '../../runtime/protocol/index.js';
+import type { AgentConnection } from '../agent/frames.js';
 import type { DeliveryAttempts } from './attempt.js';
 import { START_LINGER_MS } from './attempt.js';
 import type { EventsReport } from './events-report.js';
 import type { TaskCore } from './task-core.js';
 import type { QueuedTaskSweep } from './queue-sweep.js';
+import type { TaskEvent } from './task.events.js';
 
 /** The failure text senders see when the recipient's socket is backed up and it cannot queue. */
 const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
@@ -94,6 +96,33 @@ export class TaskDelivery {
       // A partition that moved away took its tasks along: the new owner checks them on restore.
       if (!this.core.o.host.owns(p.addr.partition)) this.pushed.delete(taskId);
       else if (!live.includes(p.node)) this.redeliver(taskId);
+    }
+  }
+
+  /**
+   * The recipient's socket closed. What it was written may have died in its buffers, with the
+   * socket or on the way (a client that closes mid-drain, a network that drops): each message
+   * pushed to it lately is delivered again unless the agent answered or acknowledged it (the
+   * owner's task decides: `redeliverable`). Without this the task stayed `working` for good.
+   */
+  socketClosed(conn: AgentConnection): void {
+    for (const { taskId, messageId } of this.core.o.frames.socketClosed(conn)) {
+      this.core.o.host
+        .send(this.core.address(taskId), {
+          type: 'task.redeliver',
+          at: this.core.now(),
+          messageId,
+        } satisfies TaskEvent)
+        .then(
+          (r) => {
+            if (r.changed) this.core.o.metrics?.socketCloseRedeliveries.inc();
+          },
+          (err: unknown) =>
+            this.core.o.log.warn(
+              { err, taskId, agentId: conn.agentId },
+              'delivering again after a socket closed failed'
+            )
+        );
     }
   }
 

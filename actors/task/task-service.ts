@@ -4,6 +4,7 @@
 import type { ActorAddress, ActorView } from '../../runtime/host/index.js';
 import type { SendRequest, Task, TaskRespondParams } from '../../runtime/protocol/index.js';
 import type { Principal } from '../../infra/db/index.js';
+import type { AgentConnection } from '../agent/frames.js';
 import { TaskAcceptor } from './accept.js';
 import { TaskAnnouncer } from './announce.js';
 import { DeliveryAttempts } from './attempt.js';
@@ -69,6 +70,19 @@ export class TaskService {
    */
   received(principal: Principal, taskId: string): void {
     this.respondTo.received(principal, taskId);
+  }
+
+  /** The agent answered or acknowledged the task's message on this socket: it has it. */
+  settledOnSocket(conn: AgentConnection, taskId: string): void {
+    this.core.o.frames.settled(conn, taskId);
+  }
+
+  /**
+   * An agent's socket closed: the messages pushed to it that the agent neither answered nor
+   * acknowledged are delivered again, to its next connection or its queue. Fire and forget.
+   */
+  socketClosed(conn: AgentConnection): void {
+    this.delivery.socketClosed(conn);
   }
 
   /** The task if the caller is its sender or recipient; anyone else gets TASK_NOT_FOUND. */

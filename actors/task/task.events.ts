@@ -9,8 +9,12 @@ export type TaskEvent =
   | { type: 'task.start'; at: number; node?: string }
   /** The undelivered message went to the recipient's queue; the queue's drain delivers it. */
   | { type: 'task.queued'; at: number }
-  /** The socket a message was pushed to died with its node before the answer: deliver again. */
-  | { type: 'task.redeliver'; at: number }
+  /**
+   * The socket a message was pushed to died with its node before the answer: deliver again. With
+   * `messageId` (the socket itself closed): only while that message is the task's latest and the
+   * agent neither answered nor acknowledged it.
+   */
+  | { type: 'task.redeliver'; at: number; messageId?: string }
   /** The recipient acknowledged the pushed message (WebSocket `received` frame). */
   | { type: 'task.received'; at: number; by: string }
   | {

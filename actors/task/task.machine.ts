@@ -106,7 +106,13 @@ export const taskMachine = setup({
   },
   guards: {
     undelivered: ({ context }) => context.delivery !== undefined,
-    pushedViaNode: ({ context }) => context.deliveredVia !== undefined,
+    // Pushed and not answered since (an answer clears deliveredVia). A socket's own close names
+    // the message: a later one may be under way, and an acknowledged one is with the agent.
+    redeliverable: ({ context, event }) =>
+      event.type === 'task.redeliver' &&
+      context.deliveredVia !== undefined &&
+      (event.messageId === undefined ||
+        (!context.received && context.messages.at(-1)?.messageId === event.messageId)),
     respondsWith: ({ context, event }, params: { state: RespondState }) =>
       event.type === 'task.respond' &&
       event.by === context.recipientId &&
@@ -185,7 +191,7 @@ export const taskMachine = setup({
         // A continuation's message (task.input) is delivered, queued or pushed again here.
         'task.start': { guard: 'undelivered', actions: 'markDelivered' },
         'task.queued': { guard: 'undelivered', actions: 'markQueued' },
-        'task.redeliver': { guard: 'pushedViaNode', actions: 'markPending' },
+        'task.redeliver': { guard: 'redeliverable', actions: 'markPending' },
         'task.received': { guard: 'acknowledges', actions: 'markReceived' },
         'task.respond': [
           ...finishing(),

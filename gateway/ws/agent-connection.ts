@@ -1,6 +1,7 @@
 // One authenticated agent WebSocket: writes frames without ever buffering without bound. Above
 // the high-water mark frames wait in a small outbox flushed on 'drain'; when that is full too the
-// push answers 'busy' and the caller keeps the message (nothing is dropped silently).
+// push answers 'busy' and the caller keeps the message (nothing is dropped silently: a message
+// not answered when the socket closes is delivered again, TaskService.socketClosed).
 // Frames pushed during one turn of the event loop are written together, corked, once the turn's
 // callbacks have run (setImmediate): outside a uWS callback every send is a system call of its
 // own, and an agent serving many senders gets several frames per turn.

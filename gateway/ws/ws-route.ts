@@ -208,6 +208,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         const taskId = typeof frame.taskId === 'string' ? frame.taskId : undefined;
         try {
           await d.tasks.respond(principal, readTaskRespondParams(frame));
+          if (taskId) d.tasks.settledOnSocket(conn, taskId);
         } catch (err) {
           const e = ensureHubError(err);
           if (e.code === 'INTERNAL') d.log.error({ err, taskId }, 'task_response failed');
@@ -233,6 +234,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         }
         try {
           d.tasks.received(principal, frame.taskId);
+          d.tasks.settledOnSocket(conn, frame.taskId);
         } catch {
           // Not a task id of this hub: nothing was pushed, nothing to record.
         }
@@ -366,6 +368,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         if (d.conns.remove(conn)) {
           void d.presence.disconnected(conn.agentId, conn.connId);
         }
+        d.tasks.socketClosed(conn);
       },
     });
   };

@@ -43,6 +43,7 @@ export interface HubMetrics {
   /** Messages delivered again because the node holding the recipient's socket went away. */
   readonly redeliveries: Counter;
   readonly duplicatePushesDropped: Counter;
+  readonly socketCloseRedeliveries: Counter;
   /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
   readonly queueDeliveries: Counter<'outcome'>;
   /** Idle queues of connected recipients the watchdog had to wake: each is a wake-up that was lost. */
@@ -94,6 +95,11 @@ export function createMetrics(
     redeliveries: new Counter({
       name: 'burrow_redeliveries_total',
       help: 'Messages delivered again after the node holding the socket went away',
+      registers: [registry],
+    }),
+    socketCloseRedeliveries: new Counter({
+      name: 'burrow_socket_close_redeliveries_total',
+      help: 'Messages delivered again because their socket closed before the agent answered or acknowledged them',
       registers: [registry],
     }),
     duplicatePushesDropped: new Counter({

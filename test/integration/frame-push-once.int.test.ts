@@ -97,11 +97,11 @@ describe('a message pushed to a socket that already has it', () => {
   it('is written once, through the socket node and through another node alike', async () => {
     const s = await connect('a1', 'c1');
     const before = dropped;
-    expect(await other.push('a1', { n: 1 }, 'task-1/m-1')).toBe('sent');
-    expect(await other.push('a1', { n: 2 }, 'task-1/m-1')).toBe('sent');
-    expect(await holder.push('a1', { n: 3 }, 'task-1/m-1')).toBe('sent');
+    expect(await other.push('a1', { n: 1 }, { taskId: 'task-1', messageId: 'm-1' })).toBe('sent');
+    expect(await other.push('a1', { n: 2 }, { taskId: 'task-1', messageId: 'm-1' })).toBe('sent');
+    expect(await holder.push('a1', { n: 3 }, { taskId: 'task-1', messageId: 'm-1' })).toBe('sent');
     // Another message of the task (a continuation) and frames without a key still go out.
-    expect(await other.push('a1', { n: 4 }, 'task-1/m-2')).toBe('sent');
+    expect(await other.push('a1', { n: 4 }, { taskId: 'task-1', messageId: 'm-2' })).toBe('sent');
     expect(await holder.push('a1', { n: 5 })).toBe('sent');
     expect(await holder.push('a1', { n: 6 })).toBe('sent');
     expect(s.written).toEqual([{ n: 1 }, { n: 4 }, { n: 5 }, { n: 6 }]);
@@ -110,9 +110,9 @@ describe('a message pushed to a socket that already has it', () => {
 
   it('is written again to a new socket of the agent', async () => {
     const first = await connect('a2', 'c2');
-    expect(await other.push('a2', { n: 1 }, 'task-2/m-1')).toBe('sent');
+    expect(await other.push('a2', { n: 1 }, { taskId: 'task-2', messageId: 'm-1' })).toBe('sent');
     const second = await connect('a2', 'c3');
-    expect(await other.push('a2', { n: 2 }, 'task-2/m-1')).toBe('sent');
+    expect(await other.push('a2', { n: 2 }, { taskId: 'task-2', messageId: 'm-1' })).toBe('sent');
     expect(first.written).toEqual([{ n: 1 }]);
     expect(second.written).toEqual([{ n: 2 }]);
   });
@@ -120,19 +120,23 @@ describe('a message pushed to a socket that already has it', () => {
   it('counts a push refused as busy as not written', async () => {
     const s = await connect('a3', 'c4');
     s.setBusy(true);
-    expect(await other.push('a3', { n: 1 }, 'task-3/m-1')).toBe('busy');
+    expect(await other.push('a3', { n: 1 }, { taskId: 'task-3', messageId: 'm-1' })).toBe('busy');
     s.setBusy(false);
-    expect(await other.push('a3', { n: 2 }, 'task-3/m-1')).toBe('sent');
+    expect(await other.push('a3', { n: 2 }, { taskId: 'task-3', messageId: 'm-1' })).toBe('sent');
     expect(s.written).toEqual([{ n: 2 }]);
   });
 
   it('answers offline for a message the socket dropped by closing first, and forgets it', async () => {
     const s = await connect('a4', 'c5');
     s.setClosing(true);
-    expect(await other.push('a4', { n: 1 }, 'task-4/m-1')).toBe('offline');
-    expect(await holder.push('a4', { n: 2 }, 'task-4/m-1')).toBe('offline');
+    expect(await other.push('a4', { n: 1 }, { taskId: 'task-4', messageId: 'm-1' })).toBe(
+      'offline'
+    );
+    expect(await holder.push('a4', { n: 2 }, { taskId: 'task-4', messageId: 'm-1' })).toBe(
+      'offline'
+    );
     s.setClosing(false);
-    expect(await other.push('a4', { n: 3 }, 'task-4/m-1')).toBe('sent');
+    expect(await other.push('a4', { n: 3 }, { taskId: 'task-4', messageId: 'm-1' })).toBe('sent');
     expect(s.written).toEqual([{ n: 3 }]);
   });
 });
