@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function send(text: string): Promise<string> {
-  const r = await rpc(hub.url, keys.sender!, 'SendMessage', {
+  const r = await rpc(hub.url, keys.sender, 'SendMessage', {
     message: { role: 'user', parts: [{ kind: 'text', text }] },
     configuration: { agentId: ids.worker },
   });
@@ -47,7 +47,7 @@ async function send(text: string): Promise<string> {
 }
 
 async function stateOf(taskId: string): Promise<string> {
-  const g = await rpc(hub.url, keys.sender!, 'GetTask', { id: taskId, historyLength: 0 });
+  const g = await rpc(hub.url, keys.sender, 'GetTask', { id: taskId, historyLength: 0 });
   return (g.result as { status: { state: string } }).status.state;
 }
 
@@ -55,7 +55,7 @@ const messageIdOf = (f: Frame) => (f.payload as { messageId: string }).messageId
 
 describe('an agent socket that closes with messages it never answered', () => {
   it('gets each again on its next connection, except what it acknowledged or answered', async () => {
-    const first = await connectWsAgent(hub.url, keys.worker!);
+    const first = await connectWsAgent(hub.url, keys.worker);
     const lost = await send('lost on the way');
     const acked = await send('acknowledged');
     const answered = await send('answered');
@@ -84,7 +84,7 @@ describe('an agent socket that closes with messages it never answered', () => {
     });
     await first.close();
 
-    const second = await connectWsAgent(hub.url, keys.worker!);
+    const second = await connectWsAgent(hub.url, keys.worker);
     const again = await second.next('message', 15_000);
     expect(again.taskId).toBe(lost);
     expect(messageIdOf(again)).toBe(messageIdOf(frames[lost]!));
