@@ -13,6 +13,7 @@ import {
   CHECKED_HUB_ENV,
   closeCheckedLoad,
   finishCheckedRun,
+  secondsInto,
   startCheckedLoad,
 } from './support/checked-run.js';
 import {
@@ -106,6 +107,8 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
               round,
               kind,
               victim,
+              // On the printed history's clock, so a violation's times can be set against it.
+              cutAtS: secondsInto(load, cutAt),
               heldMs: healedAt - cutAt,
               rebalancedMs: Date.now() - healedAt,
               acksWhileCut: fleet.acks.size - acksBefore,

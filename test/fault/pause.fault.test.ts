@@ -15,6 +15,7 @@ import {
   CHECKED_HUB_ENV,
   closeCheckedLoad,
   finishCheckedRun,
+  secondsInto,
   startCheckedLoad,
 } from './support/checked-run.js';
 import { faultSchedule } from './support/schedule.js';
@@ -106,6 +107,8 @@ describe('a hub node paused past its locks’ expiry', () => {
           const r = {
             round,
             paused: victim.nodeId,
+            // On the printed history's clock, so a violation's times can be set against it.
+            stoppedAtS: secondsInto(load, stoppedAt),
             itOwned: victimOwned.length,
             takeoverMs,
             pausedMs: resumedAt - stoppedAt,

@@ -124,6 +124,11 @@ export async function finishCheckedRun(load: CheckedLoad, o: FinishOptions): Pro
   });
 }
 
+/** `t` in seconds since the history's time 0 (the times a failed check prints). */
+export function secondsInto(load: CheckedLoad, t: number): number {
+  return Math.round((t - load.history.origin()) / 100) / 10;
+}
+
 /** In the test's `finally`: sockets closed and observers stopped, whatever happened. */
 export async function closeCheckedLoad(load: CheckedLoad): Promise<void> {
   load.fleet.close();
