@@ -3,11 +3,13 @@
 // delivered, the checker's verdict, with the known failures (schedule.ts) printed always and
 // failed on only under BURROW_FAULT_STRICT=1, and what every such run must show besides. Both
 // tests run the same load so their reports and thresholds compare.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Db } from '../../../infra/db/index.js';
 import { AgentFleet } from './agent-fleet.js';
 import { report, verdict, waitAllDelivered, type Verdict } from './fleet-verdict.js';
-import { History } from './history.js';
+import { History, formatOp } from './history.js';
 import { checkHistory, formatViolations, type Violation } from './history-checker.js';
 import { startRateProber, startTaskReader, type Observer } from './observers.js';
 import { KNOWN_FAILURES, type Schedule } from './schedule.js';
@@ -111,6 +113,7 @@ export async function finishCheckedRun(load: CheckedLoad, o: FinishOptions): Pro
       ...o.extra?.(),
     })
   );
+  keepHistory(o.name, history);
   expectCheckedHistory({
     name: o.name,
     fleet,
@@ -127,6 +130,22 @@ export async function finishCheckedRun(load: CheckedLoad, o: FinishOptions): Pro
 /** `t` in seconds since the history's time 0 (the times a failed check prints). */
 export function secondsInto(load: CheckedLoad, t: number): number {
   return Math.round((t - load.history.origin()) / 100) / 10;
+}
+
+/**
+ * The whole history, one operation a line on the printed clock, beside the hubs' logs in
+ * $BURROW_TEST_LOG_DIR/<name>/ when that is set (keepHubLogs): a failed check prints only the
+ * operations that show it, and the ones around them are the context.
+ */
+function keepHistory(name: string, history: History): void {
+  const dir = process.env.BURROW_TEST_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(join(dir, name), { recursive: true });
+  const t0 = history.origin();
+  writeFileSync(
+    join(dir, name, 'history.txt'),
+    history.ops.map((op) => formatOp(op, t0)).join('\n') + '\n'
+  );
 }
 
 /** In the test's `finally`: sockets closed and observers stopped, whatever happened. */
@@ -148,17 +167,32 @@ function httpCounts(fleet: AgentFleet) {
   };
 }
 
-/** Violations counted by the kind of recipient they concern (the agent in their evidence). */
+/** The kind of recipient a violation concerns (the agent in its evidence). */
+function transportOf(fleet: AgentFleet, v: Violation): string {
+  const op = v.evidence.find((e) => e.kind === 'send' || e.kind === 'deliver');
+  const agent =
+    op && 'recipient' in op ? fleet.agents.find((a) => a.id === op.recipient) : undefined;
+  return agent?.transport ?? 'other';
+}
+
+/** Violations counted by check and kind of recipient. */
 function byTransport(fleet: AgentFleet, vs: readonly Violation[]): Record<string, number> {
-  const transport = new Map(fleet.agents.map((a) => [a.id, a.transport]));
   const out: Record<string, number> = {};
   for (const v of vs) {
-    const op = v.evidence.find((e) => e.kind === 'send' || e.kind === 'deliver');
-    const t = (op && 'recipient' in op && transport.get(op.recipient)) || 'other';
-    const k = `${v.check} ${t}`;
+    const k = `${v.check} ${transportOf(fleet, v)}`;
     out[k] = (out[k] ?? 0) + 1;
   }
   return out;
+}
+
+/** Up to `n` examples of each check and kind of recipient (the rarer kinds are not crowded out). */
+function examples(fleet: AgentFleet, vs: readonly Violation[], n: number): Violation[] {
+  const taken: Record<string, number> = {};
+  return vs.filter((v) => {
+    const k = `${v.check} ${transportOf(fleet, v)}`;
+    taken[k] = (taken[k] ?? 0) + 1;
+    return taken[k] <= n;
+  });
 }
 
 export interface CheckedRun {
@@ -184,7 +218,7 @@ export function expectCheckedHistory(run: CheckedRun): void {
     log(
       `[fault:${name}] known failure, seed ${schedule.seed}: ${known.length} violation(s) ` +
         `${JSON.stringify(byTransport(run.fleet, known))}, e.g.\n` +
-        formatViolations(known, history.origin(), 3)
+        formatViolations(examples(run.fleet, known, 2), history.origin())
     );
   const violations = checkHistory(history.ops, {
     allowRedelivery: false,
