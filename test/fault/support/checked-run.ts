@@ -164,6 +164,8 @@ function httpCounts(fleet: AgentFleet) {
     acknowledged: acks.length,
     delivered: acks.filter((a) => got.has(a.taskId)).length,
     deliveries: fleet.ofTransport('http').reduce((n, a) => n + a.received.length, 0),
+    /** Refused (secret, envelope) or naming other ids: asserted empty after the checker. */
+    problems: fleet.httpProblems.length,
   };
 }
 
