@@ -256,7 +256,10 @@ export class AgentFleet {
 
   /** The HTTP agents' server, on a free port of `host`; returns its base URL. */
   private async startHttpServer(host: string): Promise<string> {
-    const server = createServer((req, res) => void this.serveHttp(req, res));
+    const server = createServer((req, res) => {
+      // A hub that gives up on a call (its timeout, a cut) aborts the request: nothing to answer.
+      this.serveHttp(req, res).catch(() => res.destroy());
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, host, () => resolve());
