@@ -1,15 +1,21 @@
 // Network partitions (issue 32 Must 1): 3 NATS servers and 2 hub nodes, each in a network namespace
-// of its own on this machine (support/netns.ts), under steady load from the test process (40
-// WebSocket agents sending over HTTP, a task reader, a rate probe). Each round cuts, in an order
-// from the seed: a hub from every NATS server, a NATS server from the other two, and a hub from
-// its clients (the test process); each cut lasts
+// of its own on this machine (support/netns.ts), under steady load from the test process (32
+// WebSocket and 8 HTTP agents sending over HTTP, a task reader, a rate probe). Each round cuts, in
+// an order from the seed: a hub from every NATS server, a NATS server from the other two, and a
+// hub from its clients (the test process, the HTTP agents' server included); each cut lasts
 // a random time, then heals, and the test waits until the hubs own all partitions between them
 // again. Afterwards the history checker judges the
 // run exactly as in pause.fault.test.ts, with the same known failures (printed, failed on only
 // with BURROW_FAULT_STRICT=1: docs/OPERATIONS.md "Partitions and pauses").
 // The seed is printed; BURROW_FAULT_SEED replays a run and BURROW_FAULT_ROUNDS sets the rounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeCheckedLoad, finishCheckedRun, startCheckedLoad } from './support/checked-run.js';
+import {
+  CHECKED_HUB_ENV,
+  closeCheckedLoad,
+  finishCheckedRun,
+  secondsInto,
+  startCheckedLoad,
+} from './support/checked-run.js';
 import {
   HUB_NODES,
   NATS_NODES,
@@ -48,7 +54,7 @@ function cutsOf(kind: Kind, victim: string): Array<[string, string]> {
 }
 
 beforeAll(async () => {
-  cluster = await startNetnsCluster('partitions');
+  cluster = await startNetnsCluster('partitions', CHECKED_HUB_ENV);
   await cluster.waitOwnership();
 });
 
@@ -64,13 +70,15 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
         `[fault:partitions] seed ${schedule.seed}, ${schedule.rounds} round(s) of ${KINDS.join(', ')} (BURROW_FAULT_SEED replays)`
       );
       const urls = () => cluster.hubs.map((h) => h.url);
-      const load = await startCheckedLoad(cluster.sql, urls);
+      // The HTTP agents listen on the clients' address: a hub cut from its clients is cut from
+      // them too, as a hub cut from the network its agents live on would be.
+      const load = await startCheckedLoad(cluster.sql, urls, {
+        httpHost: cluster.lab.clients,
+        warmupMs: 6_000,
+      });
       const { fleet } = load;
       const rounds: Array<Record<string, unknown>> = [];
       try {
-        await fleet.connectAll();
-        fleet.startLoad();
-        await sleep(6_000);
         for (let round = 0; round < schedule.rounds; round++) {
           const kinds = [...KINDS];
           // Fisher–Yates from the seed: the order of the partitions in this round.
@@ -99,6 +107,8 @@ describe('network partitions between namespaced hubs, NATS servers and clients',
               round,
               kind,
               victim,
+              // On the printed history's clock, so a violation's times can be set against it.
+              cutAtS: secondsInto(load, cutAt),
               heldMs: healedAt - cutAt,
               rebalancedMs: Date.now() - healedAt,
               acksWhileCut: fleet.acks.size - acksBefore,

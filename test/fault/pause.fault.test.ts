@@ -6,11 +6,18 @@
 // window admitting more than its limit. FIFO per sender → recipient and "no task delivered twice"
 // are known failures of pauses (docs/OPERATIONS.md "Partitions and pauses"), checked only in
 // `npm run test:jepsen`.
+// The recipients are WebSocket agents and HTTP agents served by the test process on the loopback.
 // The schedule (which node, how long past the takeover) is random from a printed seed;
 // BURROW_FAULT_SEED replays it and BURROW_FAULT_ROUNDS sets how many pauses (npm run test:jepsen).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAULT_PARTITIONS, startFaultCluster, type FaultCluster } from './support/fault-cluster.js';
-import { closeCheckedLoad, finishCheckedRun, startCheckedLoad } from './support/checked-run.js';
+import {
+  CHECKED_HUB_ENV,
+  closeCheckedLoad,
+  finishCheckedRun,
+  secondsInto,
+  startCheckedLoad,
+} from './support/checked-run.js';
 import { faultSchedule } from './support/schedule.js';
 import { QUEUE_ADMIN_TOKEN, ownedPartitions, waitOwnership } from '../support/queue-helpers.js';
 import type { HubProcess } from '../support/hub-process.js';
@@ -21,7 +28,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 beforeAll(async () => {
-  cluster = await startFaultCluster('pause', { hubs: 2 });
+  cluster = await startFaultCluster('pause', { hubs: 2, env: CHECKED_HUB_ENV });
   await cluster.waitOwnership();
 });
 
@@ -67,13 +74,14 @@ describe('a hub node paused past its locks’ expiry', () => {
           .live()
           .map((h) => h.url)
           .filter((u) => !paused.has(u));
-      const load = await startCheckedLoad(cluster.sql, urls);
+      // The hubs share the host: the HTTP agents listen on its loopback.
+      const load = await startCheckedLoad(cluster.sql, urls, {
+        httpHost: '127.0.0.1',
+        warmupMs: 8_000,
+      });
       const { fleet } = load;
       const rounds: Array<Record<string, unknown>> = [];
       try {
-        await fleet.connectAll();
-        fleet.startLoad();
-        await sleep(8_000);
         for (let round = 0; round < schedule.rounds; round++) {
           const owned = await Promise.all(cluster.live().map((h) => ownedPartitions(h.url)));
           const owners = cluster.live().filter((_, i) => owned[i]!.length > 0);
@@ -99,6 +107,8 @@ describe('a hub node paused past its locks’ expiry', () => {
           const r = {
             round,
             paused: victim.nodeId,
+            // On the printed history's clock, so a violation's times can be set against it.
+            stoppedAtS: secondsInto(load, stoppedAt),
             itOwned: victimOwned.length,
             takeoverMs,
             pausedMs: resumedAt - stoppedAt,

@@ -1,13 +1,22 @@
-// A fleet of WebSocket agents for the fault tests. Each agent keeps one socket to a hub (its
-// preferred node, or any live one after that node dies), answers every message frame at once with
-// a completed task_response, and records what it received. While the load runs, each online agent
-// sends a message every 1–2 s to the next of its three peers over HTTP, with a unique messageId and
-// a per (sender → recipient) sequence number, and retries the same messageId until the hub
-// acknowledges it with a task id. Verification lives in fleet-verdict.ts; with a History the fleet
-// also records every attempt and delivery for the history checker (history-checker.ts).
+// A fleet of agents for the fault tests. A WebSocket agent keeps one socket to a hub (its preferred
+// node, or any live one after that node dies), answers every message frame at once with a completed
+// task_response, and records what it received. An HTTP agent (decisions.md §3) is registered with
+// an endpoint URL on a server the test process runs (on an address the hubs reach): the hub POSTs
+// each delivery there, the SDK's HTTP agent handler checks the webhook secret and the signed x-hub
+// envelope, and the agent answers at once with a completed task. Both kinds record every delivery
+// the same way. While the load runs, each online agent sends a message every 1–2 s to the next of
+// its three peers over HTTP, with a unique messageId and a per (sender → recipient) sequence
+// number, and retries the same messageId until the hub acknowledges it with a task id.
+// Verification lives in fleet-verdict.ts; with a History the fleet also records every attempt and
+// delivery for the history checker (history-checker.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import type { History } from './history.js';
 import { createAgent, createTenant, type Db } from '../../../infra/db/index.js';
+import { httpAgentHandler, type HttpIncomingMessage } from '../../../sdk/agent/index.js';
+import { EnvelopeVerifier } from '../../../sdk/envelope/index.js';
+import type { AgentCard, HubJwks } from '../../../sdk/index.js';
 
 export interface Ack {
   messageId: string;
@@ -35,6 +44,8 @@ export interface Received {
 
 export interface FleetAgent {
   readonly index: number;
+  /** 'http': registered with an endpoint URL on the fleet's HTTP server, never a socket. */
+  readonly transport: 'websocket' | 'http';
   readonly id: string;
   readonly key: string;
   readonly tenantId: string;
@@ -43,9 +54,12 @@ export interface FleetAgent {
   readonly peers: readonly number[];
   /** Message frames in arrival order, from every socket this agent had. */
   readonly received: Received[];
-  /** The hub URL the socket is connected to, while connected. */
+  /** The hub URL the socket is connected to, while connected (never, for an HTTP agent). */
   connectedTo: string | undefined;
-  /** Should this agent be connected (an "offline" agent is false until goOnline)? */
+  /**
+   * Should this agent be connected (an "offline" agent is false until goOnline)? Always true for
+   * an HTTP agent: its endpoint stays up (a cut between it and a hub is the network's doing).
+   */
   wantOnline: boolean;
   reconnects: number;
 }
@@ -62,7 +76,23 @@ export interface FleetOptions {
   sendWhileOffline?: boolean;
   /** Record every SendMessage attempt, rate-limit answer and delivery here. */
   history?: History;
+  /**
+   * Positions inside each tenant (0 … perTenant - 1) that are HTTP agents, with the address their
+   * server listens on: one the hubs reach (127.0.0.1 on the host, the clients' address on the
+   * bridge for hubs in network namespaces). None by default.
+   */
+  http?: { positions: readonly number[]; host: string };
 }
+
+/** The card HTTP agents serve (the hub does not fetch it: they are created in the database). */
+const HTTP_CARD: AgentCard = {
+  name: 'Fault HTTP agent',
+  description: 'completes every task at once',
+  url: 'http://fault.invalid/',
+  version: '1.0.0',
+  capabilities: { streaming: false, pushNotifications: false },
+  skills: [],
+};
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -100,6 +130,12 @@ export class AgentFleet {
   private loops: Array<Promise<void>> = [];
   private closed = false;
   private readonly runId = Math.random().toString(36).slice(2, 8);
+  /** Requests the HTTP agents refused or found wrong (wrong secret, bad envelope, ids disagreeing). */
+  readonly httpProblems: string[] = [];
+  private httpServer: Server | undefined;
+  private readonly webhookSecrets = new Map<number, string>();
+  private verifier: EnvelopeVerifier | undefined;
+  private readonly hubsSeen = new Set<string>();
 
   private constructor(
     private readonly hubUrls: () => string[],
@@ -110,13 +146,21 @@ export class AgentFleet {
   static async create(sql: Db, hubUrls: () => string[], opts: FleetOptions): Promise<AgentFleet> {
     const fleet = new AgentFleet(hubUrls, opts);
     const offsets = opts.peerOffsets ?? [1, 3, 5];
+    const endpoint = opts.http ? await fleet.startHttpServer(opts.http.host) : undefined;
     for (let t = 0; t < opts.tenants; t++) {
       const tenant = await createTenant(sql, { name: `Fault ${fleet.runId} ${t}` });
       for (let j = 0; j < opts.perTenant; j++) {
         const index = t * opts.perTenant + j;
-        const c = await createAgent(sql, { tenantId: tenant.id, name: `fa-${index}` });
+        const http = endpoint !== undefined && opts.http!.positions.includes(j);
+        const c = await createAgent(sql, {
+          tenantId: tenant.id,
+          name: `fa-${index}`,
+          ...(http ? { url: `${endpoint}/agents/${index}` } : {}),
+        });
+        if (c.webhookSecret) fleet.webhookSecrets.set(index, c.webhookSecret);
         fleet.agents.push({
           index,
+          transport: http ? 'http' : 'websocket',
           id: c.agent.id,
           key: c.apiKey,
           tenantId: tenant.id,
@@ -124,7 +168,7 @@ export class AgentFleet {
           peers: offsets.map((o) => t * opts.perTenant + ((j + o) % opts.perTenant)),
           received: [],
           connectedTo: undefined,
-          wantOnline: index % opts.offlineEvery !== opts.offlineEvery - 1,
+          wantOnline: http || index % opts.offlineEvery !== opts.offlineEvery - 1,
           reconnects: 0,
         });
       }
@@ -136,9 +180,28 @@ export class AgentFleet {
     return this.agents.filter((a) => !a.wantOnline);
   }
 
-  /** Connect every agent that wants to be online; resolves when all have their welcome. */
+  /** The agents of one transport (for reports split by kind of recipient). */
+  ofTransport(t: FleetAgent['transport']): FleetAgent[] {
+    return this.agents.filter((a) => a.transport === t);
+  }
+
+  /**
+   * Connect every WebSocket agent that wants to be online; resolves when all have their welcome.
+   * The HTTP agents' envelope verifier takes the hub's keys now, while every hub is reachable.
+   */
   async connectAll(): Promise<void> {
-    await Promise.all(this.agents.filter((a) => a.wantOnline).map((a) => this.keepConnected(a)));
+    for (const u of this.hubUrls()) this.hubsSeen.add(u);
+    if (this.httpServer) {
+      const res = await fetch(`${this.hubUrls()[0]!}/.well-known/hub-keys.json`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      this.verifier = new EnvelopeVerifier({ jwks: (await res.json()) as HubJwks });
+    }
+    await Promise.all(
+      this.agents
+        .filter((a) => a.wantOnline && a.transport === 'websocket')
+        .map((a) => this.keepConnected(a))
+    );
   }
 
   /** Bring the offline agents online (their queues then drain to them). */
@@ -167,6 +230,8 @@ export class AgentFleet {
     this.running = false;
     for (const ws of this.sockets.values()) ws.terminate();
     this.sockets.clear();
+    this.httpServer?.closeAllConnections();
+    this.httpServer?.close();
   }
 
   /**
@@ -189,10 +254,102 @@ export class AgentFleet {
 
   // -------------------------------------------------------------------------------------------
 
+  /** The HTTP agents' server, on a free port of `host`; returns its base URL. */
+  private async startHttpServer(host: string): Promise<string> {
+    const server = createServer((req, res) => {
+      // A hub that gives up on a call (its timeout, a cut) aborts the request: nothing to answer.
+      this.serveHttp(req, res).catch(() => res.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, host, () => resolve());
+    });
+    this.httpServer = server;
+    return `http://${host}:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** `/agents/<index>/…`: that HTTP agent's endpoint, served by the SDK's handler. */
+  private async serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fleet');
+    const m = /^\/agents\/(\d+)(\/.*)?$/.exec(url.pathname);
+    const agent = m ? this.agents[Number(m[1])] : undefined;
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (!agent || agent.transport !== 'http' || this.closed) {
+      res.writeHead(404).end();
+      return;
+    }
+    const via = this.hubAt(req.socket.remoteAddress ?? '');
+    // One handler per request: its onMessage needs the hub this request came from, which the
+    // handler does not pass on. The verifier (the hub's keys) is shared.
+    const handler = httpAgentHandler({
+      card: HTTP_CARD,
+      webhookSecret: this.webhookSecrets.get(agent.index)!,
+      ...(this.verifier ? { verifier: this.verifier } : {}),
+      onMessage: (msg) => this.httpDelivery(agent, msg, via),
+      onEvent: (e) => {
+        this.httpProblems.push(
+          `${agent.id} ${e.type}${e.type === 'envelope_rejected' ? ` ${e.reason}` : ''} via ${via}`
+        );
+      },
+    });
+    const r = await handler.handle({
+      method: req.method ?? 'GET',
+      path: m![2] ?? '/',
+      authorization: req.headers.authorization,
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
+    res.writeHead(r.status, r.headers).end(r.body);
+  }
+
+  /**
+   * The hub a request came from: the one whose URL has the request's source address, when only
+   * one hub seen in this run has (hubs in network namespaces); otherwise the address (hubs sharing
+   * the host). Every hub seen counts, not only the live ones: a paused hub's request may arrive
+   * late.
+   */
+  private hubAt(address: string): string {
+    const addr = address.replace(/^::ffff:/, '');
+    for (const u of this.hubUrls()) this.hubsSeen.add(u);
+    const hubs = [...this.hubsSeen].filter((u) => new URL(u).hostname === addr);
+    return hubs.length === 1 ? hubs[0]! : `http from ${addr}`;
+  }
+
+  /** A delivery to an HTTP agent, recorded as a WebSocket agent records a message frame. */
+  private httpDelivery(agent: FleetAgent, msg: HttpIncomingMessage, via: string): string {
+    const at = Date.now();
+    const env = msg.envelope;
+    const messageId = msg.message.messageId ?? '';
+    const from = env?.sender.agentId ?? '';
+    const body = msg.text;
+    // The signed envelope must name this delivery: the same task, message and recipient.
+    if (
+      !env ||
+      env.taskId !== msg.task.id ||
+      env.messageId !== messageId ||
+      env.recipient.agentId !== agent.id
+    ) {
+      this.httpProblems.push(
+        `${agent.id}: envelope ${JSON.stringify(env ?? null)} does not name task ${msg.task.id}, message ${messageId}`
+      );
+    }
+    agent.received.push({ taskId: msg.task.id, from, messageId, body, at });
+    this.opts.history?.record({
+      kind: 'deliver',
+      at,
+      recipient: agent.id,
+      messageId,
+      taskId: msg.task.id,
+      from,
+      via,
+    });
+    return `done: ${body}`;
+  }
+
   /** Connect now (retrying over the live hubs), and reconnect whenever the socket drops. */
   private async keepConnected(agent: FleetAgent): Promise<void> {
     for (;;) {
-      if (this.closed || !agent.wantOnline) return;
+      if (this.closed || !agent.wantOnline || agent.transport === 'http') return;
       const urls = this.hubUrls();
       const order = [
         ...urls.slice(agent.home % urls.length),

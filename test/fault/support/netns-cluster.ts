@@ -46,7 +46,11 @@ interface Jsz {
   meta_cluster?: { leader?: string };
 }
 
-export async function startNetnsCluster(name: string): Promise<NetnsCluster> {
+/** `env`: more hub settings (a test's, e.g. its HTTP agents' retry interval). */
+export async function startNetnsCluster(
+  name: string,
+  env: Record<string, string> = {}
+): Promise<NetnsCluster> {
   const lab = createNetLab([...NATS_NODES, ...HUB_NODES]);
   const dir = mkdtempSync(join(tmpdir(), 'burrow-netns-'));
   trackDir(dir);
@@ -115,6 +119,7 @@ export async function startNetnsCluster(name: string): Promise<NetnsCluster> {
             PARTITIONS: String(FAULT_PARTITIONS),
             RATE_LIMIT_PER_MINUTE: '100000',
             LOG_LEVEL: process.env.BURROW_TEST_HUB_LOG_LEVEL ?? 'info',
+            ...env,
           },
           netns: { name: node.ns, host: node.addr, port: HUB_PORT },
           readyTimeoutMs: 120_000,
