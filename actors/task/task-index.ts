@@ -52,8 +52,12 @@ export class TaskIndexWriter {
   /** Consecutive failed attempts of a batch; at BATCH_ATTEMPTS the next one goes row by row. */
   private failedAttempts = 0;
   private readonly setAside: ((n: number) => void) | undefined;
-  /** A task's JSON as its log record holds it, when the host handed it over: not encoded twice. */
-  private readonly encoded = new WeakMap<Task, string>();
+  /**
+   * A waiting task's JSON as its log record holds it, when the host handed it over: not encoded
+   * twice. A plain Map (a WeakMap's ephemerons cost more to keep): an entry leaves when its task
+   * is written, set aside or replaced by a newer rev.
+   */
+  private readonly encoded = new Map<Task, string>();
   private readonly jsonOf = (t: Task): string | undefined => this.encoded.get(t);
 
   constructor(
@@ -74,6 +78,7 @@ export class TaskIndexWriter {
     const held = this.held.get(task.id);
     const prev = this.pending.get(task.id) ?? held?.task;
     if (prev && prev.rev >= task.rev) return;
+    if (prev) this.encoded.delete(prev);
     if (json !== undefined) this.encoded.set(task, json);
     if (!this.written.has(task.id) && !SETTLED.has(task.status.state)) {
       // Keep the first due time: a task that keeps changing is still written within HOLD_MS.
@@ -148,6 +153,7 @@ export class TaskIndexWriter {
   private remember(rows: readonly Task[]): void {
     if (this.written.size > WRITTEN_MAX) this.written.clear();
     for (const t of rows) {
+      this.encoded.delete(t);
       if (TerminalStates.has(t.status.state)) this.written.delete(t.id);
       else this.written.set(t.id, t.rev);
     }
@@ -172,6 +178,7 @@ export class TaskIndexWriter {
           { taskId: task.id, rev: task.rev, code: e.code, reason: e.message },
           'task index row set aside: PostgreSQL refuses it'
         );
+        this.encoded.delete(task);
         this.setAside?.(1);
       }
     }

@@ -124,12 +124,17 @@ describe('tasks index', () => {
       status: { state: 'completed' as const, timestamp: made.createdAt + 5 },
       rev: 2,
     };
-    writer.add(done, JSON.stringify(done));
+    // The text handed over is what is written (the log record's, not a second encoding): a
+    // field only the text has shows it.
+    writer.add(done, JSON.stringify({ ...done, metadata: { from: 'record' } }));
     await writer.flush();
     const after = (await listTasksFor(sql, { agentId: 'agent-sender', pageSize: 50 })).tasks;
     const row = after.find((t) => t.id === 'task-made');
     expect(row?.status).toEqual(done.status);
     expect(row?.rev).toBe(2);
+    expect(row).toMatchObject({ metadata: { from: 'record' } });
+    // Written, so no longer held.
+    expect((writer as unknown as { encoded: Map<Task, string> }).encoded.size).toBe(0);
   });
 
   it('sets a row PostgreSQL refuses aside after bounded attempts and writes the rest', async () => {
