@@ -4,7 +4,8 @@
 // trip. Run: node --import tsx test/bench/round-trip-cost.ts (BENCH_SECONDS, BENCH_CONCURRENCY,
 // LOG_COMPACT_* passed to the hub, e.g. LOG_COMPACT_MIN_RECORDS=500 to compact often;
 // BENCH_CPU_PROF_DIR=<dir> to write the hub's --cpu-prof there; BENCH_ALL_SUBJECTS=1 to count
-// every NATS message per round trip too, by its subject's leading tokens).
+// every NATS message per round trip too, by its subject's leading tokens; BENCH_HUB_TREE=<dir> to
+// run that tree's hub instead of this one's).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -37,8 +38,11 @@ const env: Record<string, string> = {
 };
 for (const k of HUB_ENV) if (process.env[k]) env[k] = process.env[k];
 const profDir = process.env.BENCH_CPU_PROF_DIR;
+const tree = process.env.BENCH_HUB_TREE;
 const hub = await startHubProcess({
   env,
+  // Another build's hub (an A/B of two trees), with this tree's load and counting.
+  ...(tree ? { entry: resolve(tree, 'infra/bin/hub.ts') } : {}),
   ...(profDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] } : {}),
 });
 const sql = createDb(db.url, { max: 2 });
