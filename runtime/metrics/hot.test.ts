@@ -78,6 +78,17 @@ describe('HotCounter and HotHistogram', () => {
     expect(await p.hot.metrics()).toBe(await p.plain.metrics());
   });
 
+  it('keeps a label left out apart from one whose value is the text "undefined"', async () => {
+    const p = pair();
+    for (const side of [p.a, p.b]) {
+      side.c.inc({ method: 'GET' });
+      side.c.inc({ method: 'GET', status: 'undefined' }, 2);
+      side.h.observe({}, 0.5);
+      side.h.observe({ route: 'undefined' }, 0.05);
+    }
+    expect(await p.hot.metrics()).toBe(await p.plain.metrics());
+  });
+
   it('refuses what prom-client refuses', () => {
     const p = pair();
     expect(() => p.b.c.inc({ method: 'GET', status: '200' }, -1)).toThrow();

@@ -21,7 +21,11 @@ type Labels<T extends string> = LabelValues<T>;
 /** The cell key of a label object: its declared labels' values, in declaration order. */
 function keyOf(names: readonly string[], labels: Record<string, unknown>): string {
   let key = '';
-  for (let i = 0; i < names.length; i++) key += `${String(labels[names[i]!])}\u0001`;
+  for (let i = 0; i < names.length; i++) {
+    const v = labels[names[i]!] as string | number | undefined;
+    // A label left out is another series than one whose value is the text "undefined".
+    key += v === undefined ? '\u0002' : `${String(v)}\u0001`;
+  }
   return key;
 }
 
