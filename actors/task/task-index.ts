@@ -52,6 +52,13 @@ export class TaskIndexWriter {
   /** Consecutive failed attempts of a batch; at BATCH_ATTEMPTS the next one goes row by row. */
   private failedAttempts = 0;
   private readonly setAside: ((n: number) => void) | undefined;
+  /**
+   * A waiting task's JSON as its log record holds it, when the host handed it over: not encoded
+   * twice. A plain Map (a WeakMap's ephemerons cost more to keep): an entry leaves when its task
+   * is written, set aside or replaced by a newer rev.
+   */
+  private readonly encoded = new Map<Task, string>();
+  private readonly jsonOf = (t: Task): string | undefined => this.encoded.get(t);
 
   constructor(
     private readonly sql: Queryable,
@@ -63,11 +70,16 @@ export class TaskIndexWriter {
     this.setAside = counter && ((n) => counter.inc({ writer: 'task-index' }, n));
   }
 
-  /** Queue a task's latest state for the index (a newer rev replaces an older one). */
-  add(task: Task): void {
+  /**
+   * Queue a task's latest state for the index (a newer rev replaces an older one). `json`, when
+   * given, is JSON.stringify(task) already made (the durable write's), written as the row's task.
+   */
+  add(task: Task, json?: string): void {
     const held = this.held.get(task.id);
     const prev = this.pending.get(task.id) ?? held?.task;
     if (prev && prev.rev >= task.rev) return;
+    if (prev) this.encoded.delete(prev);
+    if (json !== undefined) this.encoded.set(task, json);
     if (!this.written.has(task.id) && !SETTLED.has(task.status.state)) {
       // Keep the first due time: a task that keeps changing is still written within HOLD_MS.
       this.held.set(task.id, { task, due: held?.due ?? this.now() + HOLD_MS });
@@ -117,7 +129,10 @@ export class TaskIndexWriter {
         const fresh = chunk.filter((t) => !this.written.has(t.id));
         const known =
           fresh.length === chunk.length ? [] : chunk.filter((t) => this.written.has(t.id));
-        await Promise.all([upsertTasks(this.sql, fresh), updateTasks(this.sql, known)]);
+        await Promise.all([
+          upsertTasks(this.sql, fresh, this.jsonOf),
+          updateTasks(this.sql, known, this.jsonOf),
+        ]);
         this.remember(chunk);
         this.failedAttempts = 0;
       } catch (err) {
@@ -138,6 +153,7 @@ export class TaskIndexWriter {
   private remember(rows: readonly Task[]): void {
     if (this.written.size > WRITTEN_MAX) this.written.clear();
     for (const t of rows) {
+      this.encoded.delete(t);
       if (TerminalStates.has(t.status.state)) this.written.delete(t.id);
       else this.written.set(t.id, t.rev);
     }
@@ -148,7 +164,7 @@ export class TaskIndexWriter {
     for (let i = 0; i < chunk.length; i++) {
       const task = chunk[i]!;
       try {
-        await upsertTasks(this.sql, [task]);
+        await upsertTasks(this.sql, [task], this.jsonOf);
         this.remember([task]);
       } catch (err) {
         if (!refusedForContent(err)) {
@@ -162,6 +178,7 @@ export class TaskIndexWriter {
           { taskId: task.id, rev: task.rev, code: e.code, reason: e.message },
           'task index row set aside: PostgreSQL refuses it'
         );
+        this.encoded.delete(task);
         this.setAside?.(1);
       }
     }

@@ -18,14 +18,14 @@ export interface SettleWaiter {
 
 export class TaskWatch {
   /** Blocking waiters on this node for tasks this node owns, by task id. */
-  private readonly localListeners = new Map<string, Set<(t: Task) => void>>();
+  private readonly localListeners = new Map<string, Set<TaskListener>>();
 
   constructor(private readonly core: TaskCore) {}
 
   /** Owner side, after each durable change: wake this node's waiters of the task. */
   notify(task: Task): void {
     const local = this.localListeners.get(task.id);
-    if (local) for (const fn of local) fn(task);
+    if (local) for (const l of local) l.onTask(task);
   }
 
   /**
@@ -86,51 +86,98 @@ export class TaskWatch {
   waitSettled(
     addr: ActorAddress,
     timeoutMs: number,
-    settles: (t: Task) => boolean = (t) => SETTLED.has(t.status.state)
+    settles: (t: Task) => boolean = settledState
   ): SettleWaiter {
-    const { host } = this.core.o;
-    let cancel!: () => void;
-    const result = new Promise<Task | undefined>((resolve) => {
-      let done = false;
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const onTask = (t: Task) => {
-        if (settles(t)) finish(t);
-      };
-      let unsubscribe: () => void;
-      let poll: NodeJS.Timeout | undefined;
-      if (host.owns(addr.partition)) {
-        unsubscribe = this.listenLocally(addr.id, onTask);
-        poll = setInterval(() => {
-          void host.read(addr).then(
-            (v) => v && !done && onTask(v.context as Task),
-            () => undefined
-          );
-        }, OWNER_POLL_MS);
-      } else {
-        unsubscribe = this.subscribe(addr.id, onTask);
-      }
-      const finish = (t: Task | undefined) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        clearInterval(poll);
-        unsubscribe();
-        resolve(t);
-      };
-      cancel = () => finish(undefined);
-    });
-    return { result, cancel };
+    return new SettleWait(this, addr, timeoutMs, settles);
   }
 
-  private listenLocally(taskId: string, fn: (t: Task) => void): () => void {
+  /** A waiter of a task this node owns, told of each durable change by notify(). */
+  listenLocally(taskId: string, listener: TaskListener): void {
     let set = this.localListeners.get(taskId);
     if (!set) this.localListeners.set(taskId, (set = new Set()));
-    set.add(fn);
-    return () => {
-      set.delete(fn);
-      if (set.size === 0 && this.localListeners.get(taskId) === set) {
-        this.localListeners.delete(taskId);
-      }
-    };
+    set.add(listener);
   }
+
+  stopListening(taskId: string, listener: TaskListener): void {
+    const set = this.localListeners.get(taskId);
+    if (!set) return;
+    set.delete(listener);
+    if (set.size === 0) this.localListeners.delete(taskId);
+  }
+
+  /** The host that owns the task's partition, for a waiter's re-read. */
+  get host() {
+    return this.core.o.host;
+  }
+}
+
+const settledState = (t: Task): boolean => SETTLED.has(t.status.state);
+
+interface TaskListener {
+  onTask(task: Task): void;
+}
+
+/**
+ * One blocking wait: an object with methods rather than a handful of closures, since every
+ * blocking SendMessage makes one (issue 19). On the owner the durable hook calls onTask directly,
+ * with a slow re-read in case the partition moves away mid-wait; elsewhere it listens to the
+ * task's snapshot subject.
+ */
+class SettleWait implements SettleWaiter, TaskListener {
+  readonly result: Promise<Task | undefined>;
+  private resolve!: (t: Task | undefined) => void;
+  private done = false;
+  private readonly timer: NodeJS.Timeout;
+  private poll: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly watch: TaskWatch,
+    private readonly addr: ActorAddress,
+    timeoutMs: number,
+    private readonly settles: (t: Task) => boolean
+  ) {
+    this.result = new Promise<Task | undefined>((resolve) => (this.resolve = resolve));
+    this.timer = setTimeout(expire, timeoutMs, this);
+    if (watch.host.owns(addr.partition)) {
+      watch.listenLocally(addr.id, this);
+      this.poll = setInterval(reread, OWNER_POLL_MS, this);
+    } else {
+      this.unsubscribe = watch.subscribe(addr.id, (t) => this.onTask(t));
+    }
+  }
+
+  onTask(t: Task): void {
+    if (!this.done && this.settles(t)) this.finish(t);
+  }
+
+  cancel(): void {
+    this.finish(undefined);
+  }
+
+  /** The owner's periodic re-read (the partition may have moved away mid-wait). */
+  reread(): void {
+    void this.watch.host.read(this.addr).then(
+      (v) => v && this.onTask(v.context as Task),
+      () => undefined
+    );
+  }
+
+  private finish(t: Task | undefined): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    clearInterval(this.poll);
+    if (this.unsubscribe) this.unsubscribe();
+    else this.watch.stopListening(this.addr.id, this);
+    this.resolve(t);
+  }
+}
+
+function expire(w: SettleWait): void {
+  w.cancel();
+}
+
+function reread(w: SettleWait): void {
+  w.reread();
 }

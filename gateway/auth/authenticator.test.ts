@@ -81,6 +81,19 @@ describe('createAuthenticator', () => {
     });
   });
 
+  it('tells the key hash of each principal it returned, and of no other object', async () => {
+    const db = fakeSql(rows);
+    const auth = createAuthenticator({ sql: db.sql, log: silentLogger });
+    const first = await auth.authenticate(`Bearer ${agentKey.key}`);
+    const cached = await auth.authenticate(`Bearer ${agentKey.key}`);
+    const admin = await auth.authenticate(`Bearer ${adminKey.key}`);
+    expect(auth.keyHashOf?.(first)).toBe(agentKey.hash);
+    expect(auth.keyHashOf?.(cached)).toBe(agentKey.hash);
+    expect(auth.keyHashOf?.(admin)).toBe(adminKey.hash);
+    // An equal object it did not hand out (a caller's copy) has no hash: the caller hashes.
+    expect(auth.keyHashOf?.({ ...first })).toBeUndefined();
+  });
+
   it('asks again once the TTL has passed', async () => {
     const db = fakeSql(rows);
     const auth = createAuthenticator({ sql: db.sql, log: silentLogger, cacheTtlMs: 1000 });

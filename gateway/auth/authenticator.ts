@@ -36,6 +36,11 @@ export interface Authenticator {
    * when only the database can tell.
    */
   known(authorizationHeader: string | undefined): Principal | null | undefined;
+  /**
+   * The hash of the key a principal this authenticator returned was found under (the rate limit
+   * counts per key), so that it is not hashed a second time; undefined for any other object.
+   */
+  keyHashOf?(principal: Principal): string | undefined;
   /** Drop cached principals of this agent (its keys were rotated, or it was deleted). */
   invalidateAgent(agentId: string): void;
   /** Drop one cached key (revoked), by its hash. */
@@ -63,6 +68,8 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   const unknown = new Map<string, number>();
   // One database query per hash at a time; everyone asking meanwhile awaits the same promise.
   const inflight = new Map<string, Promise<Principal | null>>();
+  // Each principal looked up, to the hash it was found under (one object per look-up).
+  const hashes = new WeakMap<Principal, string>();
   // Bumped by every invalidation: a look-up that began before one must not cache its answer,
   // since it may have read the key just before it was revoked.
   let generation = 0;
@@ -80,6 +87,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     const started = generation;
     const query = findPrincipalByKeyHash(sql, hash).then(
       (principal) => {
+        if (principal) hashes.set(principal, hash);
         if (generation === started) {
           if (principal) {
             // A key that expires sooner than the cache would trust it is dropped at its expiry.
@@ -147,6 +155,8 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       if (principal === null) throw new UnauthenticatedError('unknown API key');
       return principal;
     },
+
+    keyHashOf: (principal) => hashes.get(principal),
 
     known(header) {
       const hash = hashOf(header);

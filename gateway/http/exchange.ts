@@ -28,11 +28,14 @@ export class Exchange {
     this.abortHook = hook;
   }
 
-  /** Writes the reply unless the client is gone or a reply was already written. */
-  send(reply: Reply): boolean {
+  /**
+   * Writes the reply unless the client is gone or a reply was already written; `extraHeaders`
+   * (the request scope's) go with it, replacing the reply's own of the same name.
+   */
+  send(reply: Reply, extraHeaders?: Readonly<Record<string, string>>): boolean {
     if (this.aborted || this.ended) return false;
     this.ended = true;
-    if (reply.stream === undefined) writeReply(this.res, reply, this.bodyPending);
+    if (reply.stream === undefined) writeReply(this.res, reply, this.bodyPending, extraHeaders);
     else reply.stream(this.res, this);
     return true;
   }
@@ -43,11 +46,21 @@ export class Exchange {
  * reply's own `close`) uWS adds `Connection: close` and closes the socket once it is written, so a
  * client still sending a body it was refused is cut off at once instead of at the idle timeout.
  */
-export function writeReply(res: HttpResponse, reply: Reply, close = false): void {
+export function writeReply(
+  res: HttpResponse,
+  reply: Reply,
+  close = false,
+  extraHeaders?: Readonly<Record<string, string>>
+): void {
   const closing = close || reply.close === true;
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
-    for (const name in reply.headers) res.writeHeader(name, reply.headers[name] ?? '');
+    for (const name in reply.headers) {
+      if (extraHeaders === undefined || !Object.hasOwn(extraHeaders, name)) {
+        res.writeHeader(name, reply.headers[name] ?? '');
+      }
+    }
+    for (const name in extraHeaders) res.writeHeader(name, extraHeaders[name] ?? '');
     // endWithoutBody(undefined, …) would announce a bogus Content-Length; with no arguments it
     // sends none. A 204 that must close (rare: it never answers a body still arriving) says 0.
     if (reply.status !== 204) res.end(reply.body, closing);

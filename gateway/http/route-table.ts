@@ -205,12 +205,9 @@ export class RouteTable {
     started: number
   ): void {
     this.opts.inFlight.enter();
-    // Headers added during the request (rate-limit headers) join whatever reply answers it.
+    // Headers added during the request (rate-limit headers) join whatever reply answers it: they
+    // are written after the reply's own (and in their place, for a name both have).
     const scope = request.scope;
-    const withExtra = (reply: Reply): Reply =>
-      scope.headers === undefined
-        ? reply
-        : { ...reply, headers: { ...reply.headers, ...scope.headers } };
     let out: Reply | Promise<Reply>;
     try {
       out = handler(request);
@@ -218,14 +215,14 @@ export class RouteTable {
       out = restErrorReply(err, request.requestId, this.opts.log);
     }
     if (!isPromise(out)) {
-      this.finish(exchange, request.method, route, withExtra(out), started);
+      this.finish(exchange, request.method, route, out, started, scope.headers);
       return;
     }
     out.then(
-      (reply) => this.finish(exchange, request.method, route, withExtra(reply), started),
+      (reply) => this.finish(exchange, request.method, route, reply, started, scope.headers),
       (err: unknown) => {
         const reply = restErrorReply(err, request.requestId, this.opts.log);
-        this.finish(exchange, request.method, route, withExtra(reply), started);
+        this.finish(exchange, request.method, route, reply, started, scope.headers);
       }
     );
   }
@@ -235,12 +232,13 @@ export class RouteTable {
     method: string,
     route: string,
     reply: Reply,
-    started: number
+    started: number,
+    extraHeaders: Readonly<Record<string, string>> | undefined
   ): void {
     // 499 (client closed request) is what the metrics show for an aborted exchange.
     let status = 499;
     try {
-      if (exchange.send(reply)) status = reply.status;
+      if (exchange.send(reply, extraHeaders)) status = reply.status;
     } catch (err) {
       this.opts.log.error({ err, route }, 'writing an HTTP reply failed');
     } finally {

@@ -89,6 +89,7 @@ export function rateLimitedAuthenticator(
     invalidateAgent: (id) => auth.invalidateAgent(id),
     invalidateKeyHash: (h) => auth.invalidateKeyHash(h),
     known: (header) => auth.known(header),
+    keyHashOf: (principal) => auth.keyHashOf?.(principal),
     close: () => auth.close(),
     async authenticate(header, scope) {
       const client = failedAuth === undefined ? '' : currentClientAddress(scope);
@@ -106,7 +107,7 @@ export function rateLimitedAuthenticator(
         throw err;
       }
       // authenticate succeeded, so the header holds a well-formed key.
-      const keyHash = hashApiKey(bearerToken(header) as string);
+      const keyHash = auth.keyHashOf?.(principal) ?? hashApiKey(bearerToken(header) as string);
       const state = await limiter.hit(keyHash, principal);
       addReplyHeaders(rateLimitHeaders(state), scope);
       if (state.retryAfter !== undefined) {

@@ -362,7 +362,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
   });
   membership.onChange(() => tasks.nodesChanged());
   const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
-  host.onDurable('task', (_addr, view) => taskIndex.add(view.context as Task));
+  host.onDurable('task', (_addr, view, json) => taskIndex.add(view.context as Task, json));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
 
   const agentServices = {

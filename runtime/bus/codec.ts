@@ -6,6 +6,11 @@ export function encodeJson(value: unknown): Uint8Array {
   return enc.encode(JSON.stringify(value));
 }
 
+/** JSON text already built (e.g. around a part encoded once and reused), as bus bytes. */
+export function encodeText(json: string): Uint8Array {
+  return enc.encode(json);
+}
+
 export function decodeJson<T = unknown>(data: Uint8Array): T {
   return JSON.parse(dec.decode(data)) as T;
 }

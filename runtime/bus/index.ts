@@ -18,7 +18,7 @@ export {
   allPartitionLabels,
   type Topology,
 } from './streams.js';
-export { encodeJson, decodeJson, encodedSizeOver, isNoMessage } from './codec.js';
+export { encodeJson, encodeText, decodeJson, encodedSizeOver, isNoMessage } from './codec.js';
 export {
   publishEvent,
   decodeHubEvent,

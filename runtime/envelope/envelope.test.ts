@@ -262,3 +262,26 @@ describe('signing cost', () => {
     expect(microsPerSign).toBeLessThan(1000);
   });
 });
+
+describe('isWellFormed', () => {
+  it('refuses exactly the strings with a lone surrogate, as the RFC 8785 pattern does', async () => {
+    const { isWellFormed } = await import('../../sdk/contract/envelope.js');
+    const cases = [
+      '',
+      'plain',
+      'é ñ 中',
+      'a\ud83d\ude00b',
+      '\ud800',
+      'a\udc00',
+      '\ude00\ud83d',
+      'x\ud83d',
+    ];
+    for (const s of cases) expect(isWellFormed(s)).toBe(!/\p{Surrogate}/u.test(s));
+    expect(cases.filter((s) => !isWellFormed(s))).toEqual([
+      '\ud800',
+      'a\udc00',
+      '\ude00\ud83d',
+      'x\ud83d',
+    ]);
+  });
+});

@@ -25,7 +25,7 @@ export async function activatePartition(
   // The store calls these only for actors it tracks (from the restore on), when `holder` and
   // `part` below exist.
   const store: ActorStore = new ActorStore(log, label, {
-    durable: (p, snapshot) => ctx.kinds.fireDurable(partition, p.kind, p.id, snapshot),
+    durable: (p, snapshot, json) => ctx.kinds.fireDurable(partition, p.kind, p.id, snapshot, json),
     done: (p) => {
       // A finished actor stays in the log (readable, and its spawn key still counts) but leaves
       // memory; compaction later copies its final forward or to the archive.

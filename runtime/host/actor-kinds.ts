@@ -56,13 +56,19 @@ export class ActorKinds {
    * Runs on every durable write (the hot path): the address is built only when the kind has
    * hooks, and a failing hook is logged so the write's other hooks and waiters still run.
    */
-  fireDurable(partition: number, kind: string, id: string, state: ActorView): void {
+  fireDurable(
+    partition: number,
+    kind: string,
+    id: string,
+    state: ActorView,
+    contextJson?: string
+  ): void {
     const hooks = this.durableHooks.get(kind);
     if (!hooks) return;
     const addr = { kind, id, partition };
     for (const h of hooks) {
       try {
-        h(addr, state);
+        h(addr, state, contextJson);
       } catch (err) {
         this.log.error({ err, kind, id }, 'durable hook failed');
       }

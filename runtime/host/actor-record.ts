@@ -5,6 +5,7 @@
 // XState actor stores its persisted snapshot there (with its children and history), as older
 // logs do for every kind; both restore.
 import type { StateValue } from 'xstate';
+import { encodeJson, encodeText } from '../bus/index.js';
 import type { RestorePoint } from './hosted-actor.js';
 import type { ActorStatus } from './light-machine.js';
 
@@ -30,6 +31,33 @@ export function toRecord(
   const r: StoredActor = { snapshot, createdAt };
   if (key !== undefined) r.key = key;
   return r;
+}
+
+/**
+ * The record's bytes as written, and the JSON of the snapshot's context within them. A compact
+ * snapshot is written around its context's own JSON, byte for byte what JSON.stringify of the
+ * record gives, so that whoever indexes the context after the write (the task index) reuses
+ * that text instead of encoding the same object again.
+ */
+export function encodeRecord(
+  point: RestorePoint,
+  createdAt: number,
+  key: string | undefined
+): { data: Uint8Array; contextJson: string | undefined } {
+  const record = toRecord(point, createdAt, key);
+  const s = record.snapshot;
+  const contextJson =
+    point.snapshot === undefined && typeof s.context === 'object' && s.context !== null
+      ? JSON.stringify(s.context)
+      : undefined;
+  if (contextJson === undefined || s.value === undefined || s.status === undefined) {
+    return { data: encodeJson(record), contextJson: undefined };
+  }
+  const text =
+    `{"snapshot":{"value":${JSON.stringify(s.value)},"status":${JSON.stringify(s.status)},` +
+    `"context":${contextJson}},"createdAt":${JSON.stringify(createdAt)}` +
+    (key === undefined ? '}' : `,"key":${JSON.stringify(key)}}`);
+  return { data: encodeText(text), contextJson };
 }
 
 export function fromRecord(r: StoredActor): DecodedRecord {

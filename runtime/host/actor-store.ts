@@ -10,9 +10,9 @@
 // subject) is refused before it reaches the log: its waiters fail with the reason and the host
 // puts the actor back to its last durable state; the partition's other actors never notice.
 import { WriteRefusedError, type PartitionLog } from '../cluster/index.js';
-import { encodeJson, recordLimits, subjects } from '../bus/index.js';
+import { recordLimits, subjects } from '../bus/index.js';
 import { HubError, UnavailableError } from '../errors/index.js';
-import { toRecord } from './actor-record.js';
+import { encodeRecord } from './actor-record.js';
 import type { HostedActor, RestorePoint } from './hosted-actor.js';
 import type { ActorState } from './light-machine.js';
 
@@ -43,8 +43,11 @@ export interface Persisted {
 }
 
 export interface StoreHooks {
-  /** After a write is durable: the state that was written. */
-  durable(p: Persisted, state: ActorState): void;
+  /**
+   * After a write is durable: the state that was written, and its context's JSON as written when
+   * the record was built around it (encodeRecord).
+   */
+  durable(p: Persisted, state: ActorState, contextJson: string | undefined): void;
   /** After the final snapshot of a finished actor is durable. */
   done(p: Persisted): void;
   /** A write of this actor was refused (`p.failed` says why); its waiters have been rejected. */
@@ -169,7 +172,7 @@ export class ActorStore {
       return;
     }
     // Measured on the bytes that are written: encoded once, here, and handed to the log as is.
-    const data = encodeJson(toRecord(snapshot, p.createdAt, p.key));
+    const { data, contextJson } = encodeRecord(snapshot, p.createdAt, p.key);
     const limits = recordLimits(this.log.maxPayload);
     const limit = done ? limits.final : limits.active;
     if (data.byteLength > limit) {
@@ -188,7 +191,7 @@ export class ActorStore {
         p.durableSnapshot = snapshot;
         p.refusals = 0;
         p.waiters = p.waiters.filter((w) => (w.version <= version ? (w.resolve(), false) : true));
-        if (version !== p.quietVersion) this.hooks.durable(p, snapshot.state);
+        if (version !== p.quietVersion) this.hooks.durable(p, snapshot.state, contextJson);
         // A lingering change waits for its timer (or for someone awaiting it): it may merge yet.
         if (p.version > p.flushed && p.lingerTimer === undefined) this.flush(p);
         else if (done) this.hooks.done(p);

@@ -38,8 +38,11 @@ export interface SendResult {
   created: boolean;
 }
 
-/** Called on the owner after a state of an actor of this kind is durable. */
-export type DurableHook = (addr: ActorAddress, snapshot: ActorView) => void;
+/**
+ * Called on the owner after a state of an actor of this kind is durable; `contextJson`, when
+ * given, is the JSON of `snapshot.context` exactly as the log holds it (to reuse, not re-encode).
+ */
+export type DurableHook = (addr: ActorAddress, snapshot: ActorView, contextJson?: string) => void;
 
 /**
  * Called on the owner after a write of an actor was refused and the actor was put back to its last

@@ -71,7 +71,8 @@ export async function callOwner<R>(
   local: () => Promise<OwnerReply<R>> | undefined
 ): Promise<R> {
   const deadline = Date.now() + (o.handoverWaitMs ?? 20_000);
-  const subject = subjects.partitionRequest(partitionLabel(partition, o.partitions), op);
+  // Built only for a request that leaves the node: most are served here.
+  let subject: string | undefined;
   let payload: Uint8Array | undefined;
   for (let attempt = 0; ; attempt++) {
     const here = local();
@@ -83,6 +84,7 @@ export async function callOwner<R>(
       if (Date.now() > deadline) throw gaveUp(o, err);
     } else {
       try {
+        subject ??= subjects.partitionRequest(partitionLabel(partition, o.partitions), op);
         payload ??= encodeJson(req);
         // No retry can send a request the server refuses: say so instead of "internal error".
         if (payload.byteLength > o.bus.maxPayload) {

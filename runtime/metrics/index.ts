@@ -1,6 +1,7 @@
 // Prometheus metrics for one hub process. One registry per process (tests build several hubs in
 // one process, so nothing here is a module-level singleton).
 import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
+import { HotCounter, HotHistogram } from './hot.js';
 
 export interface HubMetrics {
   readonly registry: Registry;
@@ -86,7 +87,7 @@ export function createMetrics(
     registry,
     perAgent: opts.perAgent ?? false,
     onCollect: (fn) => collectors.push(fn),
-    deliveries: new Counter({
+    deliveries: new HotCounter({
       name: 'burrow_deliveries_total',
       help: 'Delivery attempts by transport and outcome (pushed, answered, unreachable, busy)',
       labelNames: ['transport', 'outcome'],
@@ -142,7 +143,7 @@ export function createMetrics(
       registers: [registry],
       collect,
     }),
-    publishSeconds: new Histogram({
+    publishSeconds: new HotHistogram({
       name: 'burrow_jetstream_publish_seconds',
       help: 'JetStream publish to PubAck latency',
       buckets,
@@ -173,26 +174,26 @@ export function createMetrics(
       help: 'Requests refused by the per-API-key rate limit',
       registers: [registry],
     }),
-    httpRequests: new Counter({
+    httpRequests: new HotCounter({
       name: 'burrow_http_requests_total',
       help: 'HTTP requests answered, by method, route and status',
       labelNames: ['method', 'route', 'status'],
       registers: [registry],
     }),
-    httpDuration: new Histogram({
+    httpDuration: new HotHistogram({
       name: 'burrow_http_request_duration_seconds',
       help: 'HTTP request latency from first byte to response end',
       labelNames: ['method', 'route'],
       buckets,
       registers: [registry],
     }),
-    rpcRequests: new Counter({
+    rpcRequests: new HotCounter({
       name: 'burrow_rpc_requests_total',
       help: 'JSON-RPC calls, by method and result code (0 = success)',
       labelNames: ['method', 'code'],
       registers: [registry],
     }),
-    rpcDuration: new Histogram({
+    rpcDuration: new HotHistogram({
       name: 'burrow_rpc_duration_seconds',
       help: 'JSON-RPC call latency',
       labelNames: ['method'],

@@ -51,9 +51,17 @@ export const SIGNED_KEYS = [
   'v',
 ] as const;
 
-/** RFC 8785 refuses strings with lone surrogates; so do the signer and the verifier. */
+/** String.prototype.isWellFormed (ES2024): Node 20 has it; older runtimes use the pattern. */
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean })
+  .isWellFormed;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * RFC 8785 refuses strings with lone surrogates; so do the signer and the verifier. Seven fields
+ * of every signed envelope pass here: the native check is a fraction of the pattern's cost.
+ */
 export function isWellFormed(s: string): boolean {
-  return !/\p{Surrogate}/u.test(s);
+  return nativeWellFormed !== undefined ? nativeWellFormed.call(s) : !LONE_SURROGATE.test(s);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface CannonOptions {
   seconds?: number;
   amount?: number;
   headers: Record<string, string>;
+  /** Requests per second in all (open loop at that rate while the server keeps up); none: closed. */
+  overallRate?: number;
   /** The body of the i-th request (i counts from 0 across the warm-up and the measured run). */
   body: (i: number) => string;
   /** True when the answer to the i-th request is a success. */
@@ -71,6 +73,7 @@ export async function cannon(o: CannonOptions): Promise<CannonResult> {
           connections: o.connections,
           pipelining: 1,
           ...limit,
+          ...(o.overallRate !== undefined ? { overallRate: o.overallRate } : {}),
           method: 'POST',
           headers: { ...o.headers, 'content-type': 'application/json' },
           requests: [

@@ -3,7 +3,9 @@
 // nats-server CPU from /proc and counting JetStream API requests ($JS.API.>) by kind, per round
 // trip. Run: node --import tsx test/bench/round-trip-cost.ts (BENCH_SECONDS, BENCH_CONCURRENCY,
 // LOG_COMPACT_* passed to the hub, e.g. LOG_COMPACT_MIN_RECORDS=500 to compact often;
-// BENCH_CPU_PROF_DIR=<dir> to write the hub's --cpu-prof there).
+// BENCH_CPU_PROF_DIR=<dir> to write the hub's --cpu-prof there; BENCH_ALL_SUBJECTS=1 to count
+// every NATS message per round trip too, by its subject's leading tokens; BENCH_HUB_TREE=<dir> to
+// run that tree's hub instead of this one's).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -36,8 +38,11 @@ const env: Record<string, string> = {
 };
 for (const k of HUB_ENV) if (process.env[k]) env[k] = process.env[k];
 const profDir = process.env.BENCH_CPU_PROF_DIR;
+const tree = process.env.BENCH_HUB_TREE;
 const hub = await startHubProcess({
   env,
+  // Another build's hub (an A/B of two trees), with this tree's load and counting.
+  ...(tree ? { entry: resolve(tree, 'infra/bin/hub.ts') } : {}),
   ...(profDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] } : {}),
 });
 const sql = createDb(db.url, { max: 2 });
@@ -57,6 +62,21 @@ watcher.subscribe('$JS.API.>', {
     apiCalls.set(kind, (apiCalls.get(kind) ?? 0) + 1);
   },
 });
+// Every message on the bus, by subject with ids and numbers cut (acks to _INBOX included).
+const allSubjects = new Map<string, number>();
+if (process.env.BENCH_ALL_SUBJECTS === '1') {
+  watcher.subscribe('>', {
+    callback: (_e, m) => {
+      if (!counting) return;
+      const kind = m.subject
+        .split('.')
+        .slice(0, m.subject.startsWith('_INBOX.') ? 2 : 4)
+        .map((t) => (/\d/.test(t) && t.length > 6 ? '*' : t))
+        .join('.');
+      allSubjects.set(kind, (allSubjects.get(kind) ?? 0) + 1);
+    },
+  });
+}
 try {
   const tenant = await createTenant(sql, { name: 'Bench' });
   const sender = await createAgent(sql, { tenantId: tenant.id, name: 'sender' });
@@ -105,6 +125,15 @@ try {
         natsCpuMsPerRoundTrip: +(((cpu1.nats - cpu0.nats) * 1000) / n).toFixed(3),
         jsApiRequestsPerRoundTrip: +(total / n).toFixed(4),
         jsApiByKind: per,
+        ...(allSubjects.size > 0
+          ? {
+              natsMessagesPerRoundTrip: Object.fromEntries(
+                [...allSubjects]
+                  .sort((a, b) => b[1] - a[1])
+                  .map(([k, v]) => [k, +(v / n).toFixed(4)])
+              ),
+            }
+          : {}),
       },
       null,
       2

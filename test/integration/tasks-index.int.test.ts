@@ -106,6 +106,37 @@ describe('tasks index', () => {
     expect(JSON.parse(jsonText(['x\\ud800', '\\\ud800']))).toEqual(['x\\ud800', '\\\uFFFD']);
   });
 
+  it('writes rows around JSON already made, and stores it as jsonText would (U+FFFD)', async () => {
+    const made = task('task-made', 'made a\u0000b\ud800', { k: 'v' });
+    const other = task('task-made-2', 'encoded here');
+    // The writer's caller hands JSON it already has (the log record's); the row holds exactly it.
+    await upsertTasks(sql, [made, other], (t) => (t === made ? JSON.stringify(made) : undefined));
+    const { tasks } = await listTasksFor(sql, { agentId: 'agent-sender', pageSize: 50 });
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    expect(byId.get('task-made')?.messages[0]?.parts).toEqual([
+      { kind: 'text', text: 'made a\uFFFDb\uFFFD' },
+    ]);
+    expect(byId.get('task-made-2')).toEqual(other);
+    const log = pino({ level: 'silent' });
+    const writer = new TaskIndexWriter(sql, log);
+    const done = {
+      ...made,
+      status: { state: 'completed' as const, timestamp: made.createdAt + 5 },
+      rev: 2,
+    };
+    // The text handed over is what is written (the log record's, not a second encoding): a
+    // field only the text has shows it.
+    writer.add(done, JSON.stringify({ ...done, metadata: { from: 'record' } }));
+    await writer.flush();
+    const after = (await listTasksFor(sql, { agentId: 'agent-sender', pageSize: 50 })).tasks;
+    const row = after.find((t) => t.id === 'task-made');
+    expect(row?.status).toEqual(done.status);
+    expect(row?.rev).toBe(2);
+    expect(row).toMatchObject({ metadata: { from: 'record' } });
+    // Written, so no longer held.
+    expect((writer as unknown as { encoded: Map<Task, string> }).encoded.size).toBe(0);
+  });
+
   it('sets a row PostgreSQL refuses aside after bounded attempts and writes the rest', async () => {
     const lines: Array<Record<string, unknown>> = [];
     const log = pino(

@@ -25,6 +25,8 @@ export interface HubProcess {
 
 export interface HubProcessOptions {
   env: Record<string, string>;
+  /** The hub's entry file; default this tree's infra/bin/hub.ts (A/B benchmarks name another tree's). */
+  entry?: string;
   /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] (not allowed in NODE_OPTIONS). */
   nodeArgs?: readonly string[];
   /** Wait until GET /health answers (any status). Default true. */
@@ -42,7 +44,12 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
   trackDir(dir);
   const logFile = join(dir, 'hub.log');
   const fd = openSync(logFile, 'a');
-  const argv = [...(opts.nodeArgs ?? []), '--import', 'tsx', join(ROOT, 'infra/bin/hub.ts')];
+  const argv = [
+    ...(opts.nodeArgs ?? []),
+    '--import',
+    'tsx',
+    opts.entry ?? join(ROOT, 'infra/bin/hub.ts'),
+  ];
   const child: ChildProcess = spawn(
     opts.netns ? 'ip' : process.execPath,
     opts.netns ? ['netns', 'exec', opts.netns.name, process.execPath, ...argv] : argv,

@@ -12,7 +12,7 @@ export {
   newWebhookSecret,
   type NewApiKey,
 } from './keys.js';
-export { inTransaction, jsonText, refusedForContent, type Queryable } from './sql.js';
+export { inTransaction, jsonText, refusedForContent, storableJson, type Queryable } from './sql.js';
 export { createTenant, getTenant, listTenants, slugify, type Tenant } from './tenants.repo.js';
 export {
   AgentLimits,

@@ -77,7 +77,12 @@ export function refusedForContent(err: unknown): boolean {
  */
 export function jsonText(value: unknown): string {
   const json = JSON.stringify(value) as string | undefined;
-  if (json === undefined || !json.includes('\\u')) return json as string;
+  return json === undefined ? (json as unknown as string) : storableJson(json);
+}
+
+/** jsonText for JSON already written (by JSON.stringify, whole or in parts). */
+export function storableJson(json: string): string {
+  if (!json.includes('\\u')) return json;
   return json.replace(UNSTORABLE_ESCAPE, '\\ufffd');
 }
 

@@ -1,23 +1,45 @@
 // The tasks index (0003_tasks.sql): projector upserts and the queries behind ListTasks and
 // "reply by contextId". Rows only move forward: an older snapshot never overwrites a newer one.
 import type { Task, TaskStateName } from '../../../runtime/protocol/index.js';
-import { jsonText, type Queryable } from './sql.js';
+import { storableJson, type Queryable } from './sql.js';
 
-export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promise<void> {
+/** The JSON of a task as already encoded elsewhere (the log record), or undefined: encode it. */
+export type TaskJson = (task: Task) => string | undefined;
+
+const j = JSON.stringify;
+const iso = (ms: number) => j(new Date(ms));
+
+/**
+ * Rows for jsonb_to_recordset, written as text around each task's JSON: the task is the bulk of a
+ * row and its owner has usually encoded it already (for the log), so it is not encoded again.
+ * The same text jsonText would give for the row objects.
+ */
+function rowsJson(tasks: readonly Task[], taskJson: TaskJson | undefined, full: boolean): string {
+  let out = '[';
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i]!;
+    const task = taskJson?.(t) ?? j(t);
+    out +=
+      (i === 0 ? '{"id":' : ',{"id":') +
+      j(t.id) +
+      (full
+        ? `,"context_id":${j(t.contextId)},"sender_id":${j(t.senderId)},` +
+          `"recipient_id":${j(t.recipientId)},"sender_tenant_id":${j(t.senderTenantId)},` +
+          `"recipient_tenant_id":${j(t.recipientTenantId)}`
+        : '') +
+      `,"state":${j(t.status.state)},"rev":${j(t.rev)}` +
+      (full ? `,"created_at":${iso(t.createdAt)}` : '') +
+      `,"updated_at":${iso(t.status.timestamp)},"task":${task}}`;
+  }
+  return storableJson(out + ']');
+}
+
+export async function upsertTasks(
+  sql: Queryable,
+  tasks: readonly Task[],
+  taskJson?: TaskJson
+): Promise<void> {
   if (tasks.length === 0) return;
-  const rows = tasks.map((t) => ({
-    id: t.id,
-    context_id: t.contextId,
-    sender_id: t.senderId,
-    recipient_id: t.recipientId,
-    sender_tenant_id: t.senderTenantId,
-    recipient_tenant_id: t.recipientTenantId,
-    state: t.status.state,
-    rev: t.rev,
-    created_at: new Date(t.createdAt),
-    updated_at: new Date(t.status.timestamp),
-    task: t,
-  }));
   await sql.unsafe(
     `insert into tasks (id, context_id, sender_id, recipient_id, sender_tenant_id,
        recipient_tenant_id, state, rev, created_at, updated_at, task)
@@ -29,7 +51,7 @@ export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promi
      on conflict (id) do update set state = excluded.state, rev = excluded.rev,
        updated_at = excluded.updated_at, task = excluded.task
      where tasks.rev < excluded.rev`,
-    [jsonText(rows)]
+    [rowsJson(tasks, taskJson, true)]
   );
 }
 
@@ -37,21 +59,18 @@ export async function upsertTasks(sql: Queryable, tasks: readonly Task[]): Promi
  * Rows already in the index: only the columns a task's change can touch (state, rev, updated_at,
  * task), and only forward. Cheaper than an upsert, which tries an insert first.
  */
-export async function updateTasks(sql: Queryable, tasks: readonly Task[]): Promise<void> {
+export async function updateTasks(
+  sql: Queryable,
+  tasks: readonly Task[],
+  taskJson?: TaskJson
+): Promise<void> {
   if (tasks.length === 0) return;
-  const rows = tasks.map((t) => ({
-    id: t.id,
-    state: t.status.state,
-    rev: t.rev,
-    updated_at: new Date(t.status.timestamp),
-    task: t,
-  }));
   await sql.unsafe(
     `update tasks set state = r.state, rev = r.rev, updated_at = r.updated_at, task = r.task
      from jsonb_to_recordset($1::text::jsonb) as r(id text, state text, rev int,
        updated_at timestamptz, task jsonb)
      where tasks.id = r.id and tasks.rev < r.rev`,
-    [jsonText(rows)]
+    [rowsJson(tasks, taskJson, false)]
   );
 }
 
