@@ -97,24 +97,27 @@ export async function listTasksFor(
     params.push(q.state);
     where += ` and state = $${params.length}`;
   }
-  const countParams = [...params];
   let page = where;
   if (q.after) {
     params.push(new Date(q.after.createdAt), q.after.id);
     page += ` and (created_at, id) < ($${params.length - 1}, $${params.length})`;
   }
   params.push(q.pageSize);
-  const [rows, [count]] = await Promise.all([
-    sql.unsafe<Array<{ task: Task }>>(
-      `select task from tasks where ${page} order by created_at desc, id desc limit $${params.length}`,
-      params as never[]
-    ),
-    sql.unsafe<Array<{ n: string }>>(
-      `select count(*) as n from tasks where ${where}`,
-      countParams as never[]
-    ),
-  ]);
-  return { tasks: rows.map((r) => r.task), total: Number(count?.n ?? 0) };
+  // One statement, one snapshot: as two, run side by side, a row committed between them was listed
+  // with a total of 0 (messaging.e2e, on a loaded machine).
+  const rows = await sql.unsafe<Array<{ task: Task | null; n: string }>>(
+    `select p.task, c.n
+       from (select count(*) as n from tasks where ${where}) c
+       left join lateral (
+         select task, created_at, id from tasks where ${page}
+         order by created_at desc, id desc limit $${params.length}
+       ) p on true
+      order by p.created_at desc, p.id desc`,
+    params as never[]
+  );
+  const tasks: Task[] = [];
+  for (const r of rows) if (r.task !== null) tasks.push(r.task);
+  return { tasks, total: Number(rows[0]?.n ?? 0) };
 }
 
 /** The other party of the caller's latest task in a conversation, if the caller is in it. */
