@@ -14,6 +14,7 @@ import type {
   DirectoryModelTenantRow,
 } from '../../infra/db/index.js';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
+import { ShardedMap } from './sharded-map.js';
 import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -116,7 +117,8 @@ export const lngCell = (lng: number): number =>
 const cellOf = (lat: number, lng: number): number => latCell(lat) * LNG_CELLS + lngCell(lng);
 
 export class DirectoryModel {
-  readonly agents = new Map<string, ModelAgent>();
+  /** By id; sharded so that no growth of it rehashes a million entries at once. */
+  readonly agents = new ShardedMap<ModelAgent>();
   /** slot → agent; holes are free slots. */
   readonly bySlot: Array<ModelAgent | undefined> = [];
   readonly tenants = new Map<string, ModelTenant>();
@@ -152,6 +154,16 @@ export class DirectoryModel {
   /** Start a whole read: agents are put without their postings until finishBulk. */
   beginBulk(): void {
     this.bulk = true;
+    this.tsvs.beginBulk();
+  }
+
+  /**
+   * Size the columns for `agents` before a whole read puts them, so they are not grown (a copy
+   * of every column at once) while it runs.
+   */
+  reserve(agents: number): void {
+    if (!this.bulk || this.bySlot.length > 0 || agents + 1024 <= this.cols.capacity) return;
+    this.cols = new SlotColumns(agents + 1024);
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   readDirectory,
   readDirectoryChunks,
   type AtGeneration,
+  type DirectoryChunk,
   type DirectoryPage,
   type DirectorySearch,
   type NearbyAgent,
@@ -247,7 +248,7 @@ export class LiveDirectory {
     const model = new DirectoryModel();
     model.beginBulk();
     const slices = new SliceTimes();
-    const read = await readDirectoryChunks(this.sql, LOAD_CHUNK_ROWS, async (chunk) => {
+    const onChunk = async (chunk: DirectoryChunk): Promise<void> => {
       for (const t of chunk.tenants) model.putTenant(t);
       // Rows in pieces of a few ms each (a new model: no agent to remove, and every location's
       // agent came in an earlier chunk).
@@ -264,7 +265,11 @@ export class LiveDirectory {
         slices.end();
         await nextTurn();
       }
-    });
+    };
+    // Columns sized for the snapshot's agents at once: grown, they would be copied whole.
+    const read = await readDirectoryChunks(this.sql, LOAD_CHUNK_ROWS, onChunk, (agents) =>
+      model.reserve(agents)
+    );
     if (!BYTE_ORDER_COLLATIONS.has(read.collation)) {
       this.usable = false;
       this.log.warn(

@@ -47,4 +47,28 @@ describe('TsvPool', () => {
     expect(pool.text('taxi')).toBe('taxi');
     expect(pool.text('absent')).toBeUndefined();
   });
+
+  it('fills pages in bulk and reads the same vectors before and after compacting', () => {
+    const pool = new TsvPool();
+    pool.beginBulk();
+    // A vector larger than a page gets a page of its own; the rest share pages.
+    const big = parseTsVector(
+      Array.from({ length: 300_000 }, (_, i) => `'w${i}':${(i % 16000) + 1}`).join(' ')
+    );
+    const vectors = (slot: number) => (slot === 70_000 ? big : slot % 2 === 0 ? a : b);
+    for (let slot = 0; slot < 140_000; slot++) pool.put(slot, vectors(slot));
+    const check = () => {
+      for (const slot of [0, 1, 69_999, 70_000, 70_001, 139_999]) {
+        expect(plain(pool.get(slot)), String(slot)).toEqual(plain(vectors(slot)));
+        expect(pool.same(slot, vectors(slot))).toBe(true);
+        const seen: number[] = [];
+        pool.visit(slot, (_id, pos, start, end) => seen.push(...pos.subarray(start, end)));
+        expect(seen).toEqual([...vectors(slot).pos.subarray(0, seen.length)]);
+      }
+    };
+    check();
+    pool.compact();
+    check();
+    expect(() => pool.beginBulk()).toThrow(/not empty/);
+  });
 });

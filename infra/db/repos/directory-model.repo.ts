@@ -126,7 +126,9 @@ export interface DirectoryChunk {
 export async function readDirectoryChunks(
   sql: Queryable,
   rows: number,
-  onChunk: (chunk: DirectoryChunk) => Promise<void>
+  onChunk: (chunk: DirectoryChunk) => Promise<void>,
+  /** Told how many agents the snapshot holds before any is handed over (to size arrays once). */
+  onCount?: (agents: number) => void
 ): Promise<{ generation: string; collation: string }> {
   return inTransaction(sql, async (tx) => {
     await tx.unsafe('set transaction isolation level repeatable read, read only');
@@ -137,6 +139,11 @@ export async function readDirectoryChunks(
       select id, name, lower(name) as name_lower, slug from tenants`;
     for await (const tenants of tenantRows.cursor(rows)) {
       await onChunk({ tenants, agents: [], locations: [] });
+    }
+    if (onCount !== undefined) {
+      const [counted] = await tx<Array<{ n: number }>>`
+        select count(*)::int as n from directory_entries`;
+      onCount(counted?.n ?? 0);
     }
     const agentRows = tx.unsafe<DirectoryModelAgentRow[]>(
       `select ${AGENT_COLUMNS} from directory_entries e join agents a on a.id = e.id`

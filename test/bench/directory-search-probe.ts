@@ -1,0 +1,127 @@
+// Where a directory search's time goes, in one process and without HTTP (issue 31): the bench's
+// searches (discover.ts: a misspelt word and two filters) against a loaded LiveDirectory, each
+// timed in its parts: PostgreSQL's typo expansion (directory_query, as the first request for some
+// words waits for it), the model's own search with that expansion, and encoding the answer.
+//   BENCH_DIRECTORY_DB=<url> node --import tsx test/bench/directory-search-probe.ts
+// BENCH_PROBE_SEARCHES sets how many (default 400).
+import { loadavg } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LiveDirectory } from '../../actors/directory/index.js';
+import type { DirectoryModel } from '../../actors/directory/directory-model.js';
+import { searchModel } from '../../actors/directory/model-search.js';
+import { parseTsQuery } from '../../actors/directory/text-search.js';
+import { parseSearch } from '../../gateway/discover/params.js';
+import { createDb, expandQuery, foldValues } from '../../infra/db/index.js';
+import { silentLogger } from '../../runtime/log/index.js';
+import { CATEGORIES, MODES, typo, WORDS } from './discover.js';
+
+const filters = [
+  (i: number) => `category=${CATEGORIES[i % CATEGORIES.length]}&verified=true`,
+  (i: number) => `contentMode=${encodeURIComponent(MODES[i % MODES.length]!)}&country=FR`,
+  (i: number) => `tag=${WORDS[(i * 9) % WORDS.length]}&sort=rating`,
+  (i: number) => `skillTag=${WORDS[(i * 11) % WORDS.length]}&category=${CATEGORIES[i % 20]}`,
+  (_i: number) => `contentMode=image/*&verified=false`,
+];
+const query = (i: number): string =>
+  `q=${encodeURIComponent(typo(WORDS[(i * 15) % WORDS.length]!, i))}&${filters[i % filters.length]!(i)}`;
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+const summary = (xs: number[]) => ({
+  p50: +quantile(xs, 0.5).toFixed(2),
+  p99: +quantile(xs, 0.99).toFixed(2),
+  max: +Math.max(...xs).toFixed(2),
+  mean: +(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2),
+});
+
+async function main(): Promise<void> {
+  const url = process.env.BENCH_DIRECTORY_DB;
+  if (url === undefined) throw new Error('BENCH_DIRECTORY_DB must name the seeded database');
+  const n = Number(process.env.BENCH_PROBE_SEARCHES ?? 400);
+  const sql = createDb(url, { max: 2 });
+  const live = new LiveDirectory(sql, silentLogger, { pruneEveryMs: 0 });
+  try {
+    const t0 = performance.now();
+    live.start();
+    while (!live.stats().loaded) await sleep(20);
+    process.stderr.write(`loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    const model = (live as unknown as { model: DirectoryModel }).model;
+    const expansion: number[] = [];
+    const modelMs: number[] = [];
+    const encode: number[] = [];
+    const matches: number[] = [];
+    const liveFirst: number[] = [];
+    const liveAgain: number[] = [];
+    /** Model time by filter pair (the bench rotates over five). */
+    const byFilter: number[][] = filters.map(() => []);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < n; i++) {
+        const { search } = parseSearch(query(i));
+        const e0 = performance.now();
+        const read = await expandQuery(sql, search.words);
+        const e1 = performance.now();
+        const values = [search.category, search.tag, search.skillTag, search.contentMode];
+        const folded = new Map(
+          (
+            await foldValues(
+              sql,
+              values.filter((v) => v !== undefined)
+            )
+          ).map((r) => [r.value, r])
+        );
+        const key = (v: string | undefined) => (v === undefined ? undefined : folded.get(v));
+        const m0 = performance.now();
+        const page = searchModel(
+          model,
+          {},
+          {
+            search,
+            tq: read.tq === null ? null : parseTsQuery(read.tq),
+            tx: read.tx === null ? null : parseTsQuery(read.tx),
+            categoryKey: key(search.category)?.folded,
+            tagKey: key(search.tag)?.folded,
+            skillTagKey: key(search.skillTag)?.folded,
+            contentMode: key(search.contentMode)?.lower,
+          }
+        );
+        const m1 = performance.now();
+        JSON.stringify(page);
+        const m2 = performance.now();
+        const l0 = performance.now();
+        await live.search({}, search);
+        const l1 = performance.now();
+        await live.search({}, search);
+        const l2 = performance.now();
+        // The first pass warms the JIT and PostgreSQL's caches: the second is reported.
+        if (pass === 0) continue;
+        expansion.push(e1 - e0);
+        modelMs.push(m1 - m0);
+        byFilter[i % filters.length]!.push(m1 - m0);
+        encode.push(m2 - m1);
+        matches.push(page.count);
+        liveFirst.push(l1 - l0);
+        liveAgain.push(l2 - l1);
+      }
+    }
+    const report = {
+      agents: live.stats().agents,
+      searches: n,
+      matchesMean: Math.round(matches.reduce((a, b) => a + b, 0) / matches.length),
+      expansionMs: summary(expansion),
+      modelSearchMs: summary(modelMs),
+      modelSearchMsByFilter: byFilter.map((xs, f) => ({ filter: filters[f]!(0), ...summary(xs) })),
+      encodeMs: summary(encode),
+      liveSearchMs: summary(liveFirst),
+      liveSearchRepeatedMs: summary(liveAgain),
+      loadAverage: loadavg(),
+    };
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  } finally {
+    live.close();
+    await sql.end({ timeout: 5 });
+  }
+}
+
+await main();
