@@ -252,8 +252,12 @@ describe('offline queue across kill -9 of the hub', () => {
     // Nothing lost, and the first arrival of each message follows the order sent.
     expect(firstArrivals(all).map(textOf)).toEqual(sent.map((s) => s.body));
 
-    // At most one message twice: the last one before the crash, again first after the restart,
-    // as the same task with the same messageId.
+    // At most one message twice: the last one before the crash, again after the restart, as the
+    // same task with the same messageId. Where it comes again depends on what the crash cut off:
+    // still queued, it leads the drain; its push and the queue's done record durable (its frame is
+    // now written before they are), it is the dead node's unanswered push, delivered again after
+    // the 3 s handover grace, behind the backlog ("a redelivered duplicate may come later",
+    // docs/OPERATIONS.md "Delivery guarantees").
     const dups = repeated(all);
     console.log(
       `killed after ${session1.length} of ${N} messages; ${session2.length} after the restart; ` +
@@ -264,7 +268,7 @@ describe('offline queue across kill -9 of the hub', () => {
       expect(n).toBe(2);
       const [one, two] = all.filter((m) => textOf(m) === body);
       expect(textOf(session1.at(-1)!)).toBe(body);
-      expect(textOf(session2[0]!)).toBe(body);
+      expect(session2.filter((m) => textOf(m) === body)).toHaveLength(1);
       expect(two!.payload.messageId).toBe(one!.payload.messageId);
       expect(two!.taskId).toBe(one!.taskId);
     }
