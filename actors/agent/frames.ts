@@ -212,7 +212,8 @@ export class FrameRouter {
       this.duplicatesDropped?.inc();
       // Rare (after a pause or a cut), and what an operator looks for when a node stalled.
       this.log.info({ agentId: conn.agentId, ...once }, 'second push of a message not written');
-      return 'sent';
+      // The first may still wait for its turn's write: this one shares its fate.
+      return !conn.written || (await conn.written()) ? 'sent' : 'offline';
     }
     const outcome = conn.push(frame);
     if (outcome !== 'sent') return outcome;

@@ -126,6 +126,17 @@ describe('a message pushed to a socket that already has it', () => {
     expect(s.written).toEqual([{ n: 2 }]);
   });
 
+  it('answers a second push waiting on a dropped first as the first: offline', async () => {
+    const s = await connect('a5', 'c6');
+    s.setClosing(true);
+    const [first, second] = await Promise.all([
+      holder.push('a5', { n: 1 }, { taskId: 'task-5', messageId: 'm-1' }),
+      holder.push('a5', { n: 2 }, { taskId: 'task-5', messageId: 'm-1' }),
+    ]);
+    expect([first, second]).toEqual(['offline', 'offline']);
+    expect(s.written).toEqual([]);
+  });
+
   it('answers offline for a message the socket dropped by closing first, and forgets it', async () => {
     const s = await connect('a4', 'c5');
     s.setClosing(true);
