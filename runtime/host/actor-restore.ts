@@ -3,7 +3,7 @@
 // log only, and recent spawn keys are remembered again.
 import { DeliverPolicy } from '@nats-io/jetstream';
 import { idleGuard, streams, subjects } from '../bus/index.js';
-import { fromRecord, type StoredActor } from './actor-record.js';
+import { fromRecord, type DecodedRecord, type StoredActor } from './actor-record.js';
 import { actorKey, type HostContext, type PartitionActors } from './partition-actors.js';
 
 /** A log replay that receives nothing for this long fails the activation (retried later). */
@@ -46,15 +46,32 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   guard.end();
   const cutoff = ctx.now() - ctx.windowMs;
   const recentKeys: Array<[string, { id: string; at: number }]> = [];
+  const decoded = new Map<
+    string,
+    { kind: string; id: string; stored: DecodedRecord; seq: number }
+  >();
   for (const [subject, { stored: raw, seq }] of newest) {
     const [, , , kind, id] = subject.split('.');
-    const hosted = kind ? ctx.kinds.get(kind) : undefined;
-    if (!kind || !id || !hosted) {
+    if (!kind || !id || !ctx.kinds.get(kind)) {
       log.warn({ subject }, 'snapshot of an unknown actor kind left in place');
       holder.keepInLog(subject, seq);
       continue;
     }
-    const stored = fromRecord(raw);
+    decoded.set(subject, { kind, id, stored: fromRecord(raw), seq });
+  }
+  const unacknowledged = unacknowledgedSpawns(decoded, ctx.windowMs);
+  for (const [subject, { kind, id, stored, seq }] of decoded) {
+    const hosted = ctx.kinds.get(kind)!;
+    const newer = unacknowledged.get(subject);
+    if (newer !== undefined) {
+      log.warn(
+        { subject, key: stored.key, newer },
+        'actor whose spawn was taken for failed and retried under the same key: dropped'
+      );
+      metrics?.unacknowledgedSpawnsDropped.inc();
+      store.discard(seq);
+      continue;
+    }
     if (stored.key !== undefined && stored.createdAt >= cutoff) {
       recentKeys.push([stored.key, { id, at: stored.createdAt }]);
     }
@@ -81,4 +98,36 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   // Keep the key index in time order so pruning can stop at the first fresh entry.
   recentKeys.sort((a, b) => a[1].at - b[1].at);
   for (const [k, v] of recentKeys) keys.set(k, v);
+}
+
+/**
+ * Live actors that share their spawn key with a newer actor (live or finished) created within the
+ * idempotency window, by subject, with the newer one's subject. An owner spawns under a key only
+ * when it knows no actor holds it, so the older of two is a write its owner took for failed (a
+ * publish whose acknowledgement timed out while a NATS server was cut off) that reached the log
+ * after all, once the caller's retry had made the newer one, whose creation was acknowledged.
+ * Restoring both would deliver one message twice.
+ */
+export function unacknowledgedSpawns(
+  decoded: ReadonlyMap<string, { stored: DecodedRecord }>,
+  windowMs: number
+): Map<string, string> {
+  const newestByKey = new Map<string, { subject: string; at: number }>();
+  for (const [subject, { stored }] of decoded) {
+    if (stored.key === undefined) continue;
+    const seen = newestByKey.get(stored.key);
+    if (!seen || stored.createdAt > seen.at) {
+      newestByKey.set(stored.key, { subject, at: stored.createdAt });
+    }
+  }
+  const out = new Map<string, string>();
+  for (const [subject, { stored }] of decoded) {
+    if (stored.key === undefined || stored.point.state.status !== 'active') continue;
+    const newest = newestByKey.get(stored.key);
+    if (!newest || newest.subject === subject) continue;
+    // Older than the window: the key had expired when the newer one was made; both are real.
+    if (newest.at - stored.createdAt > windowMs) continue;
+    out.set(subject, newest.subject);
+  }
+  return out;
 }

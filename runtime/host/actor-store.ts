@@ -121,6 +121,15 @@ export class ActorStore {
   }
 
   /**
+   * A snapshot a replay found that must never be restored (an actor whose spawn its owner took for
+   * failed): deleted on any log, since on a compacted one a later replay could meet it again before
+   * the compaction drops it.
+   */
+  discard(seq: number): void {
+    this.log.deleteLater(seq);
+  }
+
+  /**
    * Writes the actor's state again (compaction copies it above its cut); resolves once durable. A
    * rewrite of an unchanged state fires no durable hook: nothing happened to the actor.
    */

@@ -45,6 +45,8 @@ export interface HubMetrics {
   readonly redeliveries: Counter;
   readonly duplicatePushesDropped: Counter;
   readonly socketCloseRedeliveries: Counter;
+  /** Restored actors dropped as a write their owner took for failed, superseded by a retry. */
+  readonly unacknowledgedSpawnsDropped: Counter;
   /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
   readonly queueDeliveries: Counter<'outcome'>;
   /** Idle queues of connected recipients the watchdog had to wake: each is a wake-up that was lost. */
@@ -101,6 +103,11 @@ export function createMetrics(
     socketCloseRedeliveries: new Counter({
       name: 'burrow_socket_close_redeliveries_total',
       help: 'Messages delivered again because their socket closed before the agent answered or acknowledged them',
+      registers: [registry],
+    }),
+    unacknowledgedSpawnsDropped: new Counter({
+      name: 'burrow_unacknowledged_spawns_dropped_total',
+      help: 'Actors found on restore whose spawn was taken for failed and retried under the same key: the older copy, dropped',
       registers: [registry],
     }),
     duplicatePushesDropped: new Counter({

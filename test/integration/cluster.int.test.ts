@@ -191,6 +191,55 @@ describe('actor host', () => {
     await b.deactivate(2, label, 'shutdown');
   });
 
+  it('drops on restore a spawn its owner took for failed that reached the log after the retry', async () => {
+    // A publish whose acknowledgement timed out (a NATS server cut from the others) is a write of
+    // unknown fate: the caller got an error and retried, a new owner (whose replay had not seen
+    // the first write) spawned a second actor under the same key, and then the first write
+    // landed. Restoring both would deliver the message twice.
+    const label = partitionLabel(3, P);
+    const at = { kind: 'task', partition: 3 };
+    const mk = (nodeBus: Bus, nodeId: string) => {
+      const h = new ActorHost({ bus: nodeBus, nodeId, partitions: P, log });
+      h.define('task', taskMachine);
+      return h;
+    };
+    const a = mk(bus, 'nr1');
+    await a.activate(3, label, await PartitionLog.open(bus, label, 'nr1'));
+    const retry = await a.send({ ...at, id: 'task-retry' }, undefined, {
+      input: { ...input, id: 'task-retry' },
+      key: 'agent-a:limbo',
+    });
+    expect(retry).toMatchObject({ id: 'task-retry', created: true });
+    const other = await a.send({ ...at, id: 'task-other' }, undefined, {
+      input: { ...input, id: 'task-other' },
+      key: 'agent-a:other',
+    });
+    expect(other.created).toBe(true);
+    await a.deactivate(3, label, 'rebalance');
+    // The first attempt's write lands late: created earlier, under the same key.
+    const first = createActor(taskMachine, {
+      input: { ...input, id: 'task-limbo' } as TaskInput,
+    }).start();
+    const writer = await PartitionLog.open(bus, label, 'nr-late');
+    await writer.append(subjects.actorSnapshot(label, 'task', 'task-limbo'), {
+      snapshot: first.getPersistedSnapshot(),
+      createdAt: Date.now() - 5000,
+      key: 'agent-a:limbo',
+    });
+    const b = mk(bus2, 'nr2');
+    await b.activate(3, label, await PartitionLog.open(bus2, label, 'nr2'));
+    expect(b.localSummary()).toEqual([{ partition: label, actors: 2 }]);
+    expect(await b.read({ ...at, id: 'task-retry' })).toMatchObject({ status: 'active' });
+    // Deleted from the log, so no later replay meets it either.
+    await vi.waitFor(async () => expect(await b.read({ ...at, id: 'task-limbo' })).toBeUndefined());
+    const again = await b.send({ ...at, id: 'task-retry-2' }, undefined, {
+      input: { ...input, id: 'task-retry-2' },
+      key: 'agent-a:limbo',
+    });
+    expect(again).toMatchObject({ id: 'task-retry', created: false });
+    await b.deactivate(3, label, 'shutdown');
+  });
+
   it('lets a change nobody awaits linger and merges it with the next write', async () => {
     const label = partitionLabel(1, P);
     const h = new ActorHost({ bus, nodeId: 'nl', partitions: P, log });
