@@ -26,6 +26,12 @@ export interface AgentConnection {
 
 export class ConnectionRegistry {
   private readonly byAgent = new Map<string, AgentConnection>();
+  /**
+   * The node is shutting down and closing every socket itself. Their unanswered messages are not
+   * delivered again per socket then: this node is releasing its partitions (the requests would
+   * only fail), and leaving the membership makes every owner deliver them again anyway.
+   */
+  shuttingDown = false;
 
   get(agentId: string): AgentConnection | undefined {
     return this.byAgent.get(agentId);

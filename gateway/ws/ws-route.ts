@@ -368,7 +368,7 @@ export function wsRoutes(d: WsDeps): RouteRegistrar {
         if (d.conns.remove(conn)) {
           void d.presence.disconnected(conn.agentId, conn.connId);
         }
-        d.tasks.socketClosed(conn);
+        if (!d.conns.shuttingDown) d.tasks.socketClosed(conn);
       },
     });
   };

@@ -515,6 +515,7 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
     (stopping ??= (async () => {
       gateway.stopAccepting();
       // Agents reconnect to another node; their presence moves with them.
+      conns.shuttingDown = true;
       for (const c of [...conns.all()]) {
         conns.remove(c);
         c.close(1001, 'hub node shutting down');
