@@ -170,6 +170,29 @@ describe('QueueIndex FIFO, purge, expiry', () => {
     expect(ix.remove(10)).toBeUndefined();
   });
 
+  it("puts a message queued after its delivery attempt before its sender's later messages", () => {
+    // #3 waited out an attempt (or its partition's move) while #4 and #5 of the same sender were
+    // queued as they were accepted; another sender's message stays where it is.
+    const ix = new QueueIndex();
+    ix.add(entry({ seq: 1, senderId: 'agent-s', enqueuedAt: 100 }));
+    ix.add(entry({ seq: 2, senderId: 'agent-s', enqueuedAt: 400 }));
+    ix.add(entry({ seq: 3, senderId: 'agent-t', enqueuedAt: 450 }));
+    ix.add(entry({ seq: 4, senderId: 'agent-s', enqueuedAt: 500 }));
+    ix.add(entry({ seq: 5, senderId: 'agent-s', enqueuedAt: 600, acceptedAt: 300 }));
+    ix.add(entry({ seq: 6, senderId: 'agent-t', enqueuedAt: 700, acceptedAt: 50 }));
+    expect(ix.entriesOf('agent-r').map((e) => e.seq)).toEqual([1, 5, 2, 6, 3, 4]);
+    // A replay of the log rebuilds the same order.
+    const rebuilt = new QueueIndex();
+    rebuilt.rebuild(
+      [1, 2, 3, 4, 5, 6].map((seq) => ({
+        kind: 'entry' as const,
+        entry: ix.get(seq)!,
+        stored: seq,
+      }))
+    );
+    expect(rebuilt.entriesOf('agent-r').map((e) => e.seq)).toEqual([1, 5, 2, 6, 3, 4]);
+  });
+
   it('purges every entry of a task and nothing else', () => {
     const ix = new QueueIndex();
     ix.add(entry({ seq: 1, taskId: 'task-a' }));

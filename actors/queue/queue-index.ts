@@ -21,6 +21,11 @@ export interface QueueEntry {
   readonly enqueuedAt: number;
   /** Epoch ms; the entry is expired from this instant on and must never be delivered. */
   readonly expiresAt: number;
+  /**
+   * Epoch ms the hub accepted the message, on one queued after a delivery attempt (EnqueueRequest):
+   * its place is before the same sender's entries accepted later. Others were queued as accepted.
+   */
+  readonly acceptedAt?: number;
 }
 
 /** What a replay reads from the log, in stream order (see queue-records.ts). */
@@ -360,10 +365,24 @@ export class QueueIndex {
     return fifo;
   }
 
-  /** Appends in seq order. Sequences normally arrive rising (one writer); a late one walks back. */
+  /**
+   * Appends in seq order. Sequences normally arrive rising (one writer); a late one walks back. An
+   * entry queued after a delivery attempt (acceptedAt) goes before the same sender's entries that
+   * were accepted after it: they were queued while it was being attempted, or while its partition
+   * moved. Rare, so the walk back through the recipient's queue is affordable.
+   */
   private link(fifo: Fifo, node: Node): void {
     let after = fifo.tail;
     while (after !== undefined && after.entry.seq > node.entry.seq) after = after.prev;
+    const accepted = node.entry.acceptedAt;
+    if (accepted !== undefined) {
+      const sender = node.entry.senderId;
+      for (let n = after; n !== undefined; n = n.prev) {
+        if (n.entry.senderId !== sender) continue;
+        if ((n.entry.acceptedAt ?? n.entry.enqueuedAt) <= accepted) break;
+        after = n.prev;
+      }
+    }
     node.prev = after;
     node.next = after === undefined ? fifo.head : after.next;
     if (node.next !== undefined) node.next.prev = node;

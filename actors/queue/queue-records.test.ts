@@ -28,6 +28,14 @@ describe('queue records', () => {
     const subject = queueSubject('07', e);
     expect(subject).toBe('hubd.07.q.ten-1.agent-aaaaaaaaaaaa.agent-bbbbbbbbbbbb');
     expect(entryOf(subject, 42, toMsgHdrs(queueHeaders(e)))).toEqual({ ...e, seq: 42 });
+    // Queued after a delivery attempt: when it was accepted rides along, also on a relocated copy.
+    const late = { ...e, acceptedAt: 1_699_999_990_000 };
+    expect(entryOf(subject, 42, toMsgHdrs(queueHeaders(late)))).toEqual({ ...late, seq: 42 });
+    expect(recordOf(subject, 90, toMsgHdrs(relocatedHeaders({ ...late, seq: 42 })))).toEqual({
+      kind: 'entry',
+      entry: { ...late, seq: 42 },
+      stored: 90,
+    });
   });
 
   it('ignores records that are not queued messages or miss a header', () => {

@@ -15,6 +15,7 @@ const H = {
   key: 'Hub-Key',
   enqueuedAt: 'Hub-Enqueued-At',
   expiresAt: 'Hub-Expires-At',
+  acceptedAt: 'Hub-Accepted-At',
   pos: 'Hub-Pos',
   done: 'Hub-Done',
 } as const;
@@ -34,12 +35,14 @@ export function doneSubject(label: string): string {
 }
 
 export function queueHeaders(e: NewEntry): Record<string, string> {
-  return {
+  const h: Record<string, string> = {
     [H.task]: e.taskId,
     [H.key]: e.key,
     [H.enqueuedAt]: String(e.enqueuedAt),
     [H.expiresAt]: String(e.expiresAt),
   };
+  if (e.acceptedAt !== undefined) h[H.acceptedAt] = String(e.acceptedAt);
+  return h;
 }
 
 /** The headers of a relocated copy: the original ones plus its FIFO position. */
@@ -118,6 +121,7 @@ export function entryOf(
   const enqueuedAt = Number(hdrs.get(H.enqueuedAt) || NaN);
   const expiresAt = Number(hdrs.get(H.expiresAt) || NaN);
   const pos = hdrs.has(H.pos) ? Number(hdrs.get(H.pos) || NaN) : seq;
+  const acceptedAt = hdrs.has(H.acceptedAt) ? Number(hdrs.get(H.acceptedAt) || NaN) : undefined;
   if (
     !taskId ||
     !key ||
@@ -129,7 +133,7 @@ export function entryOf(
   ) {
     return undefined;
   }
-  return {
+  const e: QueueEntry = {
     seq: pos,
     tenantId: t[3]!,
     recipientId: t[4]!,
@@ -139,6 +143,8 @@ export function entryOf(
     enqueuedAt,
     expiresAt,
   };
+  // An unreadable acceptance time only loses the entry its place among its sender's: still queued.
+  return acceptedAt !== undefined && Number.isFinite(acceptedAt) ? { ...e, acceptedAt } : e;
 }
 
 /** For tests and tools that write queue records directly. */
@@ -150,7 +156,7 @@ export function toMsgHdrs(h: Record<string, string>): MsgHdrs {
 
 /** The facts a queued message's headers carry, for a send the queue admitted. */
 export function newEntry(r: EnqueueRequest, taskId: string, now: number): NewEntry {
-  return {
+  const e: NewEntry = {
     tenantId: r.tenantId,
     recipientId: r.recipientId,
     senderId: r.senderId,
@@ -159,4 +165,5 @@ export function newEntry(r: EnqueueRequest, taskId: string, now: number): NewEnt
     enqueuedAt: now,
     expiresAt: r.expiresAt,
   };
+  return r.acceptedAt !== undefined ? { ...e, acceptedAt: r.acceptedAt } : e;
 }

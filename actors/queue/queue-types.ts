@@ -46,6 +46,12 @@ export interface EnqueueRequest {
   /** The recipient just failed to answer (HTTP): the first retry waits the retry interval. */
   unreachable?: boolean;
   /**
+   * When the hub accepted the message, for one queued only after its delivery was attempted (or
+   * waited out a partition's move): it goes before the same sender's messages to this recipient
+   * that were accepted after it and queued meanwhile (FIFO per pair).
+   */
+  acceptedAt?: number;
+  /**
    * A recovery sweep's check of an existing queued task (a crash may have come between its
    * creation and its message's append): appended only if the queue holds no message of the task
    * and the task still waits for one.

@@ -167,6 +167,8 @@ export class DeliveryAttempts {
         message,
         taskId: task.id,
         unreachable,
+        // The status changed when its latest message was accepted (and not since: it is pending).
+        acceptedAt: task.status.timestamp,
       });
     } catch (err) {
       if (err instanceof HubError && QUEUE_REFUSALS.has(err.code)) {
