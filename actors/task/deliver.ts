@@ -6,6 +6,7 @@ import { HubError } from '../../runtime/errors/index.js';
 import type { ActorAddress, ActorView } from '../../runtime/host/index.js';
 import { throttledLog, type ThrottledLog } from '../../runtime/log/index.js';
 import { TerminalStates, type Message, type Task } from '../../runtime/protocol/index.js';
+import type { AgentRecord } from '../agent/directory.js';
 import type { AgentConnection } from '../agent/frames.js';
 import type { DeliveryAttempts } from './attempt.js';
 import { START_LINGER_MS } from './attempt.js';
@@ -37,6 +38,13 @@ export class TaskDelivery {
    * of them is diverted to the queue).
    */
   private readonly lanes = new Map<string, Promise<void>>();
+  /**
+   * Per sender → HTTP recipient, when the newest call under way is settled (answered, queued or
+   * given up). Calls run side by side, but one that fails queues its message only after the
+   * calls before it settled: a call into a cut network waits out its timeout, and the next one,
+   * failing at once, would otherwise be queued (and drained) first.
+   */
+  private readonly calls = new Map<string, Promise<void>>();
   /** Tasks pushed to a WebSocket and not answered yet → the node holding the socket. */
   private readonly pushed = new Map<string, { addr: ActorAddress; node: string }>();
   private readonly throttled: ThrottledLog;
@@ -257,6 +265,50 @@ export class TaskDelivery {
     return run();
   }
 
+  /** Runs an HTTP call of the pair, given the settling of the calls before it. */
+  private async callInTurn(
+    task: Task,
+    fn: (before: Promise<void> | undefined) => Promise<void>
+  ): Promise<void> {
+    const pair = `${task.senderId}>${task.recipientId}`;
+    const before = this.calls.get(pair);
+    let settled!: () => void;
+    const mine = new Promise<void>((r) => (settled = r));
+    this.calls.set(pair, mine);
+    try {
+      await fn(before);
+    } finally {
+      settled();
+      if (this.calls.get(pair) === mine) this.calls.delete(pair);
+    }
+  }
+
+  /** One call to an HTTP agent; a failed one queues behind the pair's earlier calls. */
+  private async call(
+    addr: ActorAddress,
+    task: Task,
+    message: Message,
+    recipient: AgentRecord,
+    before: Promise<void> | undefined
+  ): Promise<void> {
+    const outcome = await this.attempts.attempt(task, message, recipient, 'http');
+    if (outcome.kind === 'answered') {
+      await this.attempts.applyAnswer(addr, recipient.id, outcome.answer);
+      return;
+    }
+    if (outcome.kind === 'pushed') throw new HubError('INTERNAL', 'an HTTP call reported a push');
+    if (before) await before;
+    const reason = outcome.kind === 'unreachable' ? outcome.reason : BUSY;
+    await this.attempts.queueAfterAttempt(
+      addr,
+      task,
+      message,
+      recipient,
+      outcome.kind === 'unreachable',
+      reason
+    );
+  }
+
   /** Deliver the message: push, call, or queue it; `pushed` releases the pair's lane. */
   private async deliver(
     addr: ActorAddress,
@@ -289,6 +341,10 @@ export class TaskDelivery {
       return;
     }
     const via = route === 'websocket' ? o.presence.where(recipient.id)?.nodeId : undefined;
+    if (route === 'http') {
+      await this.callInTurn(task, (before) => this.call(addr, task, message, recipient, before));
+      return;
+    }
     const outcome = await this.attempts.attempt(task, message, recipient, route);
     switch (outcome.kind) {
       case 'pushed':

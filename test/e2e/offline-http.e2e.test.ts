@@ -337,6 +337,34 @@ describe('an HTTP agent whose endpoint is down', () => {
     for (const res of hung) res.destroy();
   });
 
+  it('queues a call that failed at once behind an earlier call of the pair still waiting for an answer', async () => {
+    // A call into a cut network waits out HTTP_AGENT_TIMEOUT_MS; the next one fails at once. The
+    // later message must not be queued, and so delivered, first (FIFO per sender → recipient).
+    const s = await setup();
+    const seen: Seen[] = [];
+    const answered: string[] = [];
+    const hung: ServerResponse[] = [];
+    await startAgentServer(s.port, seen, (x, res) => {
+      const tries = sends(seen).filter((y) => y.text === x.text).length;
+      if (x.text === 'first' && tries === 1) {
+        hung.push(res);
+      } else if (x.text === 'second' && tries === 1) {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('not now');
+      } else {
+        answered.push(x.text!);
+        answer(x, res);
+      }
+    });
+    const first = await sendQueued(s, 'first');
+    await until(() => sends(seen).length >= 1);
+    const second = await sendQueued(s, 'second');
+    await waitState(s, first.id, 'completed');
+    await waitState(s, second.id, 'completed');
+    expect(answered).toEqual(['first', 'second']);
+    for (const res of hung) res.destroy();
+  });
+
   it('never delivers a message whose TTL ran out while the endpoint was down', async () => {
     const s = await setup();
     const expiring = await sendQueued(s, 'short-lived', 1);
