@@ -76,30 +76,38 @@ interface DeliverRequest {
 /** How long, and how many, pushed messages a socket remembers while unanswered. */
 const ONCE_WINDOW_MS = 120_000;
 const ONCE_MAX = 4096;
+/**
+ * How long a socket remembers a message the agent answered or acknowledged on it: a stale owner's
+ * push comes within seconds of a heal or a wake-up. Short, so a busy socket holds few.
+ */
+const SETTLED_WINDOW_MS = 30_000;
 
 /**
- * The messages written to one socket lately and not answered on it yet, oldest first, one per
- * task (its latest message). Two pushes of one message can meet at the socket's node: a node
- * paused past its push's 5 s timeout pushes the frame when it wakes, while the owner, which
- * counted the agent offline, has the queue push it again (and a stale owner woken from a pause
- * pushes what the new owner already did). TCP delivers what one socket was given, so the second
- * write could only be a duplicate. When the socket closes, what is left here may not have reached
- * the agent (TaskDelivery.socketClosed).
+ * The messages written to one socket lately, oldest first, one per task (its latest message).
+ * Two pushes of one message can meet at the socket's node: a node paused past its push's 5 s
+ * timeout pushes the frame when it wakes, while the owner, which counted the agent offline, has
+ * the queue push it again; a stale owner woken from a pause, or healed from a cut, pushes what the
+ * new owner already did, also after the agent answered it. TCP delivers what one socket was
+ * given, so the second write could only be a duplicate. When the socket closes, the unanswered
+ * ones may not have reached the agent (TaskDelivery.socketClosed).
  */
 class PushedOnSocket {
-  private readonly byTask = new Map<string, { messageId: string; at: number }>();
+  /** `settledAt`: when the agent answered or acknowledged it here (0 while unanswered). */
+  private readonly byTask = new Map<string, { messageId: string; at: number; settledAt: number }>();
 
-  has(m: PushedMessage, now: number): boolean {
+  /** Undefined when not written here lately; else whether the agent answered it here. */
+  seen(m: PushedMessage, now: number): 'unanswered' | 'settled' | undefined {
     const e = this.byTask.get(m.taskId);
-    return e !== undefined && e.messageId === m.messageId && now - e.at < ONCE_WINDOW_MS;
+    if (e === undefined || e.messageId !== m.messageId || !live(e, now)) return undefined;
+    return e.settledAt === 0 ? 'unanswered' : 'settled';
   }
 
   add(m: PushedMessage, now: number): void {
     this.byTask.delete(m.taskId);
-    this.byTask.set(m.taskId, { messageId: m.messageId, at: now });
-    // Oldest first by insertion: drop what fell out of the window, and past the cap the oldest.
+    this.byTask.set(m.taskId, { messageId: m.messageId, at: now, settledAt: 0 });
+    // Oldest first by insertion: drop what fell out of its window, and past the cap the oldest.
     for (const [k, e] of this.byTask) {
-      if (this.byTask.size <= ONCE_MAX && now - e.at < ONCE_WINDOW_MS) break;
+      if (this.byTask.size <= ONCE_MAX && live(e, now)) break;
       this.byTask.delete(k);
     }
   }
@@ -108,14 +116,23 @@ class PushedOnSocket {
     this.byTask.delete(taskId);
   }
 
-  /** The messages written within the window. */
+  settle(taskId: string, now: number): void {
+    const e = this.byTask.get(taskId);
+    if (e !== undefined && e.settledAt === 0) e.settledAt = now;
+  }
+
+  /** The messages written within the window and not answered here. */
   recent(now: number): PushedMessage[] {
     const out: PushedMessage[] = [];
     for (const [taskId, e] of this.byTask) {
-      if (now - e.at < ONCE_WINDOW_MS) out.push({ taskId, messageId: e.messageId });
+      if (e.settledAt === 0 && live(e, now)) out.push({ taskId, messageId: e.messageId });
     }
     return out;
   }
+}
+
+function live(e: { at: number; settledAt: number }, now: number): boolean {
+  return e.settledAt === 0 ? now - e.at < ONCE_WINDOW_MS : now - e.settledAt < SETTLED_WINDOW_MS;
 }
 
 export class FrameRouter {
@@ -166,7 +183,7 @@ export class FrameRouter {
 
   /** The agent answered or acknowledged the task's message on this socket: it has it. */
   settled(conn: AgentConnection, taskId: string): void {
-    this.pushedOn.get(conn)?.delete(taskId);
+    this.pushedOn.get(conn)?.settle(taskId, Date.now());
   }
 
   /** Has the agent a live WebSocket anywhere (as far as this node knows)? */
@@ -214,10 +231,12 @@ export class FrameRouter {
     if (once === undefined) return conn.push(frame);
     const now = Date.now();
     let pushed = this.pushedOn.get(conn);
-    if (pushed?.has(once, now)) {
+    const seen = pushed?.seen(once, now);
+    if (seen !== undefined) {
       this.duplicatesDropped?.inc();
       // Rare (after a pause or a cut), and what an operator looks for when a node stalled.
       this.log.info({ agentId: conn.agentId, ...once }, 'second push of a message not written');
+      if (seen === 'settled') return 'sent';
       // The first may still wait for its turn's write: this one shares its fate.
       return !conn.written || (await conn.written()) ? 'sent' : 'offline';
     }

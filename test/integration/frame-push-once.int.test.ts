@@ -108,6 +108,24 @@ describe('a message pushed to a socket that already has it', () => {
     expect(dropped - before).toBe(2);
   });
 
+  it('is not written again after the agent answered it there, and not delivered again on close', async () => {
+    // A stale owner healed from a cut pushed a message 0.1 s after the new owner's push had been
+    // answered (partitions seed 2068437188): the answer ended what the socket remembered of it.
+    const s = await connect('a6', 'c7');
+    expect(await other.push('a6', { n: 1 }, { taskId: 'task-6', messageId: 'm-1' })).toBe('sent');
+    expect(await other.push('a6', { n: 2 }, { taskId: 'task-7', messageId: 'm-1' })).toBe('sent');
+    holder.settled(s.conn, 'task-6');
+    expect(await other.push('a6', { n: 3 }, { taskId: 'task-6', messageId: 'm-1' })).toBe('sent');
+    // The task's next message is new to the socket.
+    expect(await holder.push('a6', { n: 4 }, { taskId: 'task-6', messageId: 'm-2' })).toBe('sent');
+    expect(s.written).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }]);
+    // Closing names what the agent did not answer there: task-7's message and task-6's second.
+    expect(holder.socketClosed(s.conn)).toEqual([
+      { taskId: 'task-7', messageId: 'm-1' },
+      { taskId: 'task-6', messageId: 'm-2' },
+    ]);
+  });
+
   it('is written again to a new socket of the agent', async () => {
     const first = await connect('a2', 'c2');
     expect(await other.push('a2', { n: 1 }, { taskId: 'task-2', messageId: 'm-1' })).toBe('sent');
