@@ -5,6 +5,7 @@ import type { Subscription } from '@nats-io/nats-core';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import {
   decodeJson,
+  assertReplayComplete,
   idleGuard,
   isNoMessage,
   streams,
@@ -181,5 +182,6 @@ export async function replayQueues(bus: Bus, log: Logger, label: string): Promis
   }
   iter.stop();
   guard.end();
+  assertReplayComplete(`queue replay of partition ${label}`, seen, count);
   return out;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { idleGuard } from './idle-guard.js';
+import { assertReplayComplete, idleGuard } from './idle-guard.js';
 
 describe('idleGuard', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -26,5 +26,18 @@ describe('idleGuard', () => {
     expect(() => g.end()).not.toThrow();
     vi.advanceTimersByTime(5000);
     expect(iter.stop).not.toHaveBeenCalled();
+  });
+});
+
+describe('assertReplayComplete', () => {
+  it('fails a replay that read fewer records than the leader counted, as UNAVAILABLE', () => {
+    expect(() => assertReplayComplete('queue replay of partition 03', 7, 9)).toThrow(
+      expect.objectContaining({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(/queue replay of partition 03: read 7 of the 9 records/),
+      })
+    );
+    expect(() => assertReplayComplete('replay', 9, 9)).not.toThrow();
+    expect(() => assertReplayComplete('replay', 10, 9)).not.toThrow();
   });
 });

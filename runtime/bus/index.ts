@@ -32,7 +32,7 @@ export {
   type PublishedEvent,
 } from './events.js';
 export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';
-export { idleGuard, type IdleGuard } from './idle-guard.js';
+export { assertReplayComplete, idleGuard, type IdleGuard } from './idle-guard.js';
 export {
   FINAL_RESERVE,
   RECORD_HEADROOM,

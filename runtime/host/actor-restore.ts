@@ -2,7 +2,7 @@
 // the newest snapshot of each actor wins; live ones are started again, finished ones stay in the
 // log only, and recent spawn keys are remembered again.
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { idleGuard, streams, subjects } from '../bus/index.js';
+import { assertReplayComplete, idleGuard, streams, subjects } from '../bus/index.js';
 import { fromRecord, type DecodedRecord, type StoredActor } from './actor-record.js';
 import { actorKey, type HostContext, type PartitionActors } from './partition-actors.js';
 
@@ -44,6 +44,7 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   }
   iter.stop();
   guard.end();
+  assertReplayComplete(`snapshot replay of partition ${label}`, seen, count);
   const cutoff = ctx.now() - ctx.windowMs;
   const recentKeys: Array<[string, { id: string; at: number }]> = [];
   const decoded = new Map<
