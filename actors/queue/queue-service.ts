@@ -315,6 +315,7 @@ export class QueueService implements PartitionHandler {
     }
     let taskId = r.taskId;
     let task: unknown;
+    let acceptedAt = r.acceptedAt;
     try {
       const body = encodeJson({ message: r.message } satisfies QueuedBody);
       // Measured before the task exists: a message the log would refuse leaves nothing behind.
@@ -339,18 +340,20 @@ export class QueueService implements PartitionHandler {
         // queue does not hold its key: an earlier attempt created the task and then failed before
         // the append (the partition moved or its log broke; the caller retried), so the message
         // is in no queue — queue it now, or it is acknowledged and never delivered.
-        if (
-          !created.created &&
-          (task as { status?: { state?: string } } | undefined)?.status?.state !== 'submitted'
-        ) {
+        const status = (task as { status?: { state?: string; timestamp?: number } } | undefined)
+          ?.status;
+        if (!created.created && status?.state !== 'submitted') {
           qp.index.release(r.key);
           return { taskId, task, duplicate: true };
         }
+        // Queued late: its place among its sender's messages is where it was accepted.
+        if (!created.created && typeof status?.timestamp === 'number')
+          acceptedAt = status.timestamp;
       } else if (r.ensure && !(await this.need().stillQueued(r.taskId))) {
         qp.index.release(r.key);
         return { taskId, duplicate: true };
       }
-      const entry = newEntry(r, taskId, this.now());
+      const entry = newEntry({ ...r, acceptedAt }, taskId, this.now());
       if (!qp.live) throw new UnavailableError('queue partition moved');
       // Indexed in the same step as the acknowledgement, and tracked until then: a compaction
       // whose cut lies above this append's sequence waits for it (see relocate).

@@ -113,6 +113,8 @@ export class QueuedTaskSweep {
         message,
         taskId: task.id,
         ensure: true,
+        // Its place among its sender's messages is where it was accepted, not at the tail.
+        acceptedAt: task.status.timestamp,
       });
       if (!r.duplicate) {
         o.log.warn(
