@@ -160,8 +160,11 @@ export async function relocate(bus: Bus, qp: QueuePartition, cut: number): Promi
 export async function replayQueues(bus: Bus, log: Logger, label: string): Promise<QueueReplay> {
   const stream = streams.partition(label);
   const filter = subjects.queuedAll(label);
-  const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
-  const count = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  const counted = async () => {
+    const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
+    return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  };
+  const count = await counted();
   const out = new QueueReplay();
   if (count === 0) return out;
   const oc = await bus.js.consumers.get(stream, {
@@ -182,6 +185,6 @@ export async function replayQueues(bus: Bus, log: Logger, label: string): Promis
   }
   iter.stop();
   guard.end();
-  assertReplayComplete(`queue replay of partition ${label}`, seen, count);
+  await assertReplayComplete(`queue replay of partition ${label}`, seen, count, counted);
   return out;
 }

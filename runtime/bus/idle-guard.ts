@@ -34,16 +34,24 @@ export function idleGuard(iter: { stop(): void }, idleMs: number, what: string):
 
 /**
  * A replay that stopped because its consumer said nothing was pending, having read fewer records
- * than the stream's leader counted for its filter just before, read a copy of the stream that had
- * not caught up: an ephemeral consumer may live on a replica still catching up after a NATS server
- * was cut from the others. Restoring from it would leave out live actors or queued messages, so
- * the replay fails as retryable (the activation is tried again on the next reconcile). A record
- * removed meanwhile (a stale owner's background delete) fails it once more, harmlessly.
+ * than the stream's leader counted for its filter just before, may have read a copy of the stream
+ * that had not caught up: an ephemeral consumer may live on a replica still catching up after a
+ * NATS server was cut from the others. Restoring from it would leave out live actors or queued
+ * messages, so the replay fails as retryable (the activation is tried again on the next
+ * reconcile) unless a count taken now explains the difference: a stale owner's background deletes
+ * of superseded records may have removed some meanwhile.
  */
-export function assertReplayComplete(what: string, seen: number, counted: number): void {
-  if (seen < counted) {
+export async function assertReplayComplete(
+  what: string,
+  seen: number,
+  counted: number,
+  countNow: () => Promise<number>
+): Promise<void> {
+  if (seen >= counted) return;
+  const now = await countNow();
+  if (seen < now) {
     throw new UnavailableError(
-      `${what}: read ${seen} of the ${counted} records the stream's leader counted`
+      `${what}: read ${seen} of the ${now} records the stream's leader counts`
     );
   }
 }

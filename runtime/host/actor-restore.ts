@@ -14,8 +14,11 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   const { bus, log, metrics } = ctx.o;
   const stream = streams.partition(label);
   const filter = subjects.actorSnapshotsAll(label);
-  const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
-  const count = Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  const counted = async () => {
+    const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
+    return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
+  };
+  const count = await counted();
   if (count === 0) return;
   // Every stored snapshot, oldest first: superseded ones stay in the log until it is compacted
   // (which bounds them; on a log that is not, the ones met are deleted now), and the newest of
@@ -44,7 +47,7 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   }
   iter.stop();
   guard.end();
-  assertReplayComplete(`snapshot replay of partition ${label}`, seen, count);
+  await assertReplayComplete(`snapshot replay of partition ${label}`, seen, count, counted);
   const cutoff = ctx.now() - ctx.windowMs;
   const recentKeys: Array<[string, { id: string; at: number }]> = [];
   const decoded = new Map<
