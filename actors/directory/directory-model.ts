@@ -15,6 +15,7 @@ import type {
 } from '../../infra/db/index.js';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
 import { ShardedMap } from './sharded-map.js';
+import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
 import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -66,15 +67,41 @@ export interface ModelTenant {
   readonly slug: string;
 }
 
-/** Values → the slots of the agents holding them, for one field. Empty lists are removed. */
+/**
+ * Values → the slots of the agents holding them, for one field. Empty lists are removed. A value
+ * that many agents hold also has its slots as a bitset (slot-bits.ts), kept equal to the list.
+ */
 export class SlotIndex {
   readonly byValue = new Map<string, number[]>();
+  private readonly bits = new KeyedBits<string>();
+  /** One past the highest slot ever added: what a bitset must be able to hold. */
+  private span = 0;
+  /** True while a whole read fills the index: bitsets are made at its end (settle). */
+  private bulk = false;
+
+  /** Start a whole read: no bitset is kept until settle(). */
+  beginBulk(): void {
+    this.bulk = true;
+    this.bits.clear();
+  }
+
+  /** End a whole read: a bitset for each value that many slots hold, yielding between values. */
+  *settle(): Generator<void> {
+    this.bulk = false;
+    for (const [value, list] of this.byValue) {
+      if (!wantsBits(list.length, this.span)) continue;
+      this.bits.set(value, bitsOfSlots(list, this.span));
+      yield;
+    }
+  }
 
   /** True when the value is new to the index. */
   add(value: string, slot: number): boolean {
+    if (slot >= this.span) this.span = slot + 1;
     const list = this.byValue.get(value);
     if (list !== undefined) {
       list.push(slot);
+      if (!this.bulk) this.bits.added(value, slot, list, this.span);
       return false;
     }
     this.byValue.set(value, [slot]);
@@ -90,6 +117,7 @@ export class SlotIndex {
       // Order inside a list carries no meaning: the last element fills the hole.
       list[at] = list[list.length - 1] as number;
       list.pop();
+      this.bits.removed(value, slot, list.length, this.span);
     }
     if (list.length > 0) return false;
     this.byValue.delete(value);
@@ -98,6 +126,11 @@ export class SlotIndex {
 
   get(value: string): readonly number[] {
     return this.byValue.get(value) ?? NONE;
+  }
+
+  /** The value's slots as a bitset, when it has one. */
+  bitsOf(value: string): Uint32Array | undefined {
+    return this.bits.get(value);
   }
 }
 
@@ -155,6 +188,7 @@ export class DirectoryModel {
   beginBulk(): void {
     this.bulk = true;
     this.tsvs.beginBulk();
+    for (const index of this.indexes()) index.beginBulk();
   }
 
   /**
@@ -175,6 +209,7 @@ export class DirectoryModel {
     const slots = this.bySlot.length;
     yield* this.lexemes.build(this.tsvs, slots, this.tsvs.lexemeTexts.length, budget);
     yield* this.lexemeOrder.sortAll(budget);
+    for (const index of this.indexes()) yield* index.settle();
     // Columns at the agents' number (plus room for some more), not the doubling's capacity.
     const fit = slots + 1024;
     if (fit < this.cols.capacity) {

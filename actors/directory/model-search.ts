@@ -19,8 +19,10 @@ import {
   type ModelAgent,
   type ModelTenant,
   type SlotColumns,
+  type SlotIndex,
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
+import { wordsFor } from './slot-bits.js';
 import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
@@ -40,8 +42,15 @@ export interface ResolvedSearch {
 /** A filter an index can stand for; 'text' is a required group of the text query. */
 type Covers = 'text' | 'category' | 'tag' | 'skillTag' | 'contentMode' | 'country' | 'tenant';
 
+/** One list of a source, with its bitset when the index keeps one (slot-bits.ts). */
+interface Part {
+  readonly list: ArrayLike<number>;
+  readonly bits: Uint32Array | undefined;
+}
+
+/** Slots every match is among: the union of its parts. */
 interface Source {
-  readonly lists: ReadonlyArray<ArrayLike<number>>;
+  readonly parts: readonly Part[];
   readonly size: number;
   readonly covers: Covers;
 }
@@ -63,39 +72,57 @@ export function searchModel(
   const stamp = model.nextStamp();
   const cols = model.cols;
   const { seen, marked, flags, tenant } = cols;
-  const [source, narrower] = candidateSources(model, viewer, r);
-  if (narrower !== undefined) {
-    for (const list of narrower.lists) {
-      for (let i = 0; i < list.length; i++) marked[list[i] as number] = stamp;
-    }
-  }
-  const covered = new Set<Covers>([source.covers, narrower?.covers ?? source.covers]);
-  const recordCheck = recordFilter(model, r, covered);
+  const options = candidateSources(model, viewer, r);
+  const plan = bitsetSearch ? bitsetPlan(model, options) : walkPlan(options, marked, stamp);
+  const recordCheck = recordFilter(model, r, plan.covered);
   // A query that is one group of plain terms matches exactly the agents listed under them.
-  const textListed = r.tq !== null && covered.has('text') && isTermGroup(r.tq);
+  const textListed = r.tq !== null && plan.covered.has('text') && isTermGroup(r.tq);
   const viewerOrd = model.tenantOrdinal(viewer.tenantId);
   const ownerOrd = r.ownerTenantId === undefined ? -2 : model.tenantOrdinal(r.ownerTenantId);
   const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
   const tenantOnly = s.tenantOnly;
   const matches: number[] = [];
-  for (const list of source.lists) {
-    for (let i = 0; i < list.length; i++) {
-      const slot = list[i] as number;
-      if (seen[slot] === stamp) continue;
-      seen[slot] = stamp;
-      if (narrower !== undefined && marked[slot] !== stamp) continue;
-      const f = flags[slot] as number;
-      const t = tenant[slot];
-      if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) continue;
-      if (verified >= 0 && (f & VERIFIED) !== verified) continue;
-      if (ownerOrd !== -2 && t !== ownerOrd) continue;
-      if (recordCheck === undefined && (r.tq === null || textListed)) {
-        matches.push(slot);
-        continue;
+  /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
+  const check = (slot: number): void => {
+    const f = flags[slot] as number;
+    const t = tenant[slot];
+    if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) return;
+    if (verified >= 0 && (f & VERIFIED) !== verified) return;
+    if (ownerOrd !== -2 && t !== ownerOrd) return;
+    if (recordCheck === undefined && (r.tq === null || textListed)) {
+      matches.push(slot);
+      return;
+    }
+    const agent = model.bySlot[slot] as ModelAgent;
+    if (recordCheck !== undefined && !recordCheck(agent)) return;
+    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+  };
+  if (plan.dense !== undefined) {
+    // Every candidate is a set bit: the sources' intersection, in slot order.
+    const bits = plan.dense;
+    for (let w = 0; w < plan.words; w++) {
+      let x = bits[w] as number;
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        check((w << 5) | (31 - Math.clz32(low)));
       }
-      const agent = model.bySlot[slot] as ModelAgent;
-      if (recordCheck !== undefined && !recordCheck(agent)) continue;
-      if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+    }
+  } else {
+    const tests = plan.tests;
+    const marking = plan.marking;
+    for (const part of plan.driver.parts) {
+      const list = part.list;
+      candidates: for (let i = 0; i < list.length; i++) {
+        const slot = list[i] as number;
+        if (seen[slot] === stamp) continue;
+        seen[slot] = stamp;
+        if (marking && marked[slot] !== stamp) continue;
+        for (const bits of tests) {
+          if ((((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 0) continue candidates;
+        }
+        check(slot);
+      }
     }
   }
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
@@ -227,48 +254,154 @@ function sumPostings(
 }
 
 /**
- * Where candidates come from: the smallest of the required text groups (each match holds one of
- * the group's terms) and the filter indexes, and the next smallest, whose slots are marked so a
- * candidate outside it is skipped before any other check (what a GIN index's intersection does).
- * Every agent when nothing narrows the search.
+ * Where candidates come from: the required text groups of the query (each match holds one of the
+ * group's terms) and the filter indexes, smallest first. Every agent when nothing narrows the
+ * search. A text group covers the text query only when it is the whole query (isTermGroup
+ * decides); 'tenant' sources are checked again by ordinal anyway.
  */
-function candidateSources(
-  model: DirectoryModel,
-  viewer: Viewer,
-  r: ResolvedSearch
-): [Source, Source | undefined] {
+function candidateSources(model: DirectoryModel, viewer: Viewer, r: ResolvedSearch): Source[] {
   const options: Source[] = [];
-  const add = (lists: ReadonlyArray<ArrayLike<number>>, covers: Covers) => {
+  const add = (parts: Part[], covers: Covers) => {
     let size = 0;
-    for (const l of lists) size += l.length;
-    options.push({ lists, size, covers });
+    for (const p of parts) size += p.list.length;
+    options.push({ parts, size, covers });
   };
+  const filter = (index: SlotIndex, value: string, covers: Covers) =>
+    add([{ list: index.get(value), bits: index.bitsOf(value) }], covers);
   if (r.tq !== null) {
-    for (const group of requiredTermGroups(r.tq)) add(termLists(model, group), 'text');
+    for (const group of requiredTermGroups(r.tq)) add(termParts(model, group), 'text');
   }
-  if (r.categoryKey !== undefined) add([model.categories.get(r.categoryKey)], 'category');
-  if (r.tagKey !== undefined) add([model.tags.get(r.tagKey)], 'tag');
-  if (r.skillTagKey !== undefined) add([model.skillTags.get(r.skillTagKey)], 'skillTag');
-  if (r.contentMode !== undefined) add([model.contentModes.get(r.contentMode)], 'contentMode');
-  if (r.search.country !== undefined) add([model.countries.get(r.search.country)], 'country');
+  if (r.categoryKey !== undefined) filter(model.categories, r.categoryKey, 'category');
+  if (r.tagKey !== undefined) filter(model.tags, r.tagKey, 'tag');
+  if (r.skillTagKey !== undefined) filter(model.skillTags, r.skillTagKey, 'skillTag');
+  if (r.contentMode !== undefined) filter(model.contentModes, r.contentMode, 'contentMode');
+  if (r.search.country !== undefined) filter(model.countries, r.search.country, 'country');
   if (r.ownerTenantId !== undefined && r.ownerTenantId !== null) {
-    add([model.byTenant.get(r.ownerTenantId)], 'tenant');
+    filter(model.byTenant, r.ownerTenantId, 'tenant');
   }
   if (r.search.tenantOnly && viewer.tenantId !== undefined) {
-    add([model.byTenant.get(viewer.tenantId)], 'tenant');
+    filter(model.byTenant, viewer.tenantId, 'tenant');
   }
   options.sort((a, b) => a.size - b.size);
-  const [first, second] = options;
-  if (first === undefined) {
+  if (options.length === 0) {
     const all: number[] = [];
     for (const a of model.agents.values()) all.push(a.slot);
-    return [{ lists: [all], size: all.length, covers: 'tenant' }, undefined];
+    return [{ parts: [{ list: all, bits: undefined }], size: all.length, covers: 'tenant' }];
   }
-  // A text group covers the text query only when it is the whole query (isTermGroup decides);
-  // 'tenant' sources are checked again by ordinal anyway. Marking costs a write per listed slot:
-  // worth it only when it can rule out many candidates.
+  return options;
+}
+
+/** How a search finds its candidates, and which filters that already guarantees. */
+interface Plan {
+  readonly covered: ReadonlySet<Covers>;
+  /** The candidates as a bitset (every source intersected), or undefined: walk `driver`. */
+  readonly dense: Uint32Array | undefined;
+  readonly words: number;
+  readonly driver: Source;
+  /** Bitsets a walked candidate must be in. */
+  readonly tests: readonly Uint32Array[];
+  /** True when a walked candidate must also carry the stamp in `marked`. */
+  readonly marking: boolean;
+}
+
+/**
+ * Without bitsets: walk the smallest source, and mark the slots of the next smallest so a
+ * candidate outside it is skipped before any other check (what a GIN index's intersection does).
+ * Marking costs a write per listed slot: worth it only when it can rule out many candidates.
+ */
+function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number): Plan {
+  const [first, second] = options as [Source, Source | undefined];
   const narrower = second !== undefined && second.size <= first.size * 16 ? second : undefined;
-  return [first, narrower];
+  if (narrower !== undefined) {
+    for (const { list } of narrower.parts) {
+      for (let i = 0; i < list.length; i++) marked[list[i] as number] = stamp;
+    }
+  }
+  return {
+    covered: new Set([first.covers, narrower?.covers ?? first.covers]),
+    dense: undefined,
+    words: 0,
+    driver: first,
+    tests: [],
+    marking: narrower !== undefined,
+  };
+}
+
+/** Scratch bitsets a search builds (unions of lists), reused by the next search. */
+const scratch: Uint32Array[] = [];
+
+function scratchBits(k: number, words: number): Uint32Array {
+  let bits = scratch[k];
+  if (bits === undefined || bits.length < words) {
+    bits = new Uint32Array(words + (words >>> 3));
+    scratch[k] = bits;
+  }
+  return bits;
+}
+
+/** What making a source's bitset costs, in about the units of walking a listed slot. */
+function bitsCost(source: Source, words: number): number {
+  if (source.parts.length === 1 && source.parts[0]?.bits !== undefined) return 0;
+  let cost = words >>> 3;
+  for (const p of source.parts) cost += p.bits !== undefined ? words >>> 2 : p.list.length;
+  return cost;
+}
+
+/** The source as a bitset of `words` words or more: its own, or a union built in scratch k. */
+function bitsFor(source: Source, words: number, k: number): Uint32Array {
+  const [only] = source.parts;
+  if (source.parts.length === 1 && only?.bits !== undefined) return only.bits;
+  const out = scratchBits(k, words);
+  out.fill(0, 0, words);
+  for (const { list, bits } of source.parts) {
+    if (bits !== undefined) {
+      const n = Math.min(words, bits.length);
+      for (let w = 0; w < n; w++) out[w] = (out[w] as number) | (bits[w] as number);
+    } else {
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i] as number;
+        out[s >>> 5] = (out[s >>> 5] as number) | (1 << (s & 31));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * With bitsets: each further source whose bitset is cheap enough (its own, or a union of a few
+ * lexemes' bitsets) is intersected with the smallest one, so every candidate is in all of them
+ * and they all count as checked. When the smallest source is itself large, the intersection is
+ * taken a word (32 slots) at a time and its bits are the candidates; otherwise its slots are
+ * walked and tested against the other bitsets.
+ */
+function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
+  const words = wordsFor(model.bySlot.length);
+  const driver = options[0] as Source;
+  // Left out, a filter is checked on each candidate's record, and a text group by matching the
+  // candidate's vector: a few times, and some hundred times, the cost of a listed slot.
+  const budget = (o: Source): number => driver.size * (o.covers === 'text' ? 256 : 16);
+  const covered = new Set<Covers>([driver.covers]);
+  const tests: Uint32Array[] = [];
+  for (let i = 1; i < options.length; i++) {
+    const o = options[i] as Source;
+    if (bitsCost(o, words) > budget(o)) continue;
+    tests.push(bitsFor(o, words, tests.length + 1));
+    covered.add(o.covers);
+  }
+  if (tests.length === 0 || driver.size * 2 < words || bitsCost(driver, words) > driver.size * 16) {
+    return { covered, dense: undefined, words, driver, tests, marking: false };
+  }
+  const first = bitsFor(driver, words, 0);
+  const dense = scratchBits(tests.length + 1, words);
+  const n = Math.min(words, first.length);
+  dense.set(first.subarray(0, n));
+  dense.fill(0, n, words);
+  for (const bits of tests) {
+    const m = Math.min(n, bits.length);
+    for (let w = 0; w < m; w++) dense[w] = (dense[w] as number) & (bits[w] as number);
+    dense.fill(0, m, n);
+  }
+  return { covered, dense, words: n, driver, tests, marking: false };
 }
 
 /** True for a query that is terms joined by `|` only, none of them weight-restricted. */
@@ -278,12 +411,13 @@ function isTermGroup(q: TsQuery): boolean {
 }
 
 /** The slots holding any of the terms (a prefix term: any lexeme that starts with it). */
-function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<ArrayLike<number>> {
-  const lists: Array<ArrayLike<number>> = [];
+function termParts(model: DirectoryModel, group: readonly QueryTerm[]): Part[] {
+  const parts: Part[] = [];
+  const lexemes = model.lexemes;
   for (const term of group) {
     if (!term.prefix) {
       const id = model.lexemeId(term.lexeme);
-      if (id !== undefined) lists.push(model.lexemes.slotsOf(id));
+      if (id !== undefined) parts.push({ list: lexemes.slotsOf(id), bits: lexemes.bitsOf(id) });
       continue;
     }
     const order = model.lexemeOrder;
@@ -292,10 +426,10 @@ function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<Ar
     for (let i = order.lowerBound(term.lexeme); i < ids.length; i++) {
       const id = ids[i] as number;
       if (!(texts[id] as string).startsWith(term.lexeme)) break;
-      if (model.lexemes.size(id) > 0) lists.push(model.lexemes.slotsOf(id));
+      if (lexemes.size(id) > 0) parts.push({ list: lexemes.slotsOf(id), bits: lexemes.bitsOf(id) });
     }
   }
-  return lists;
+  return parts;
 }
 
 /** True when slot a sorts before slot b. */
@@ -348,4 +482,11 @@ export function firstN(slots: number[], n: number, before: Before): number[] {
     if (top.length > n) top.pop();
   }
   return top;
+}
+
+/** Whether searches may intersect bitsets (off: walk candidates only; the bench compares). */
+let bitsetSearch = true;
+
+export function setBitsetSearch(on: boolean): void {
+  bitsetSearch = on;
 }

@@ -1,0 +1,208 @@
+// The in-memory directory's search at 100,000 and 1,000,000 agents without seeding them into
+// PostgreSQL (issue 31: a million seeded agents cost ~25 minutes of both cores). A small directory
+// is seeded for real (BENCH_PROBE_TEMPLATES agents, default 10,000, through the real triggers:
+// discover.ts seedDirectory), read as the model reads it, and its rows are cloned into a model of
+// each size: every clone gets its own id and its own number in its name (the one digit lexeme of
+// its tsvector), so each word, filter value and tenant holds the same share of the agents as in
+// the bench's seed. The bench's searches (directory-search-queries.ts) are expanded and folded
+// once by that database (directory_query's answers do not depend on the digit lexemes), then the
+// model's searchModel is timed alone: p50/p99 per size, by filter pair, and heap per agent.
+//   node --expose-gc --import tsx test/bench/directory-search-synthetic.ts
+// BENCH_PROBE_SIZES (default 100000,1000000), BENCH_PROBE_SEARCHES (default 400, timed after a
+// warm-up pass of the same), BENCH_KEEP_DB=1 keeps the template seed for the next run.
+// BENCH_PROBE_CHECK=1 also answers every search with the bitsets off and fails on any difference.
+import { loadavg } from 'node:os';
+import { DirectoryModel } from '../../actors/directory/directory-model.js';
+import {
+  searchModel,
+  setBitsetSearch,
+  type ResolvedSearch,
+} from '../../actors/directory/model-search.js';
+import { parseTsQuery } from '../../actors/directory/text-search.js';
+import { parseSearch } from '../../gateway/discover/params.js';
+import {
+  createDb,
+  expandQuery,
+  foldValues,
+  readDirectoryChunks,
+  type DirectoryModelAgentRow,
+  type DirectoryModelLocationRow,
+  type DirectoryModelTenantRow,
+} from '../../infra/db/index.js';
+import { SEARCH_FILTERS, searchQuery, summary } from './directory-search-queries.js';
+import { seededDirectory } from './seeded-directory.js';
+
+const TEMPLATES = Number(process.env.BENCH_PROBE_TEMPLATES ?? 10_000);
+const SIZES = (process.env.BENCH_PROBE_SIZES ?? '100000,1000000').split(',').map(Number);
+const SEARCHES = Number(process.env.BENCH_PROBE_SEARCHES ?? 400);
+const CHECK = process.env.BENCH_PROBE_CHECK === '1';
+
+interface Templates {
+  tenants: DirectoryModelTenantRow[];
+  agents: DirectoryModelAgentRow[];
+  locations: Map<string, DirectoryModelLocationRow[]>;
+}
+
+const gc = (): void => {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g === undefined) throw new Error('run with node --expose-gc');
+  g();
+  g();
+};
+
+const used = (): number => {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+/** A flat string of its own (not a slice of, nor the same string as, the template's). */
+const own = (s: string): string => Buffer.from(s).toString();
+
+async function prepare(): Promise<{ templates: Templates; searches: ResolvedSearch[] }> {
+  const db = await seededDirectory(TEMPLATES);
+  process.stderr.write(`template directory of ${TEMPLATES} in ${db.seedSeconds.toFixed(0)} s\n`);
+  const sql = createDb(db.url, { max: 2 });
+  try {
+    const templates: Templates = { tenants: [], agents: [], locations: new Map() };
+    await readDirectoryChunks(sql, 2000, (chunk) => {
+      templates.tenants.push(...chunk.tenants);
+      templates.agents.push(...chunk.agents);
+      for (const l of chunk.locations) {
+        const list = templates.locations.get(l.agentId) ?? [];
+        list.push(l);
+        templates.locations.set(l.agentId, list);
+      }
+      return Promise.resolve();
+    });
+    const searches: ResolvedSearch[] = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      const { search } = parseSearch(searchQuery(i));
+      const read = await expandQuery(sql, search.words);
+      const values = [search.category, search.tag, search.skillTag, search.contentMode];
+      const folded = new Map(
+        (
+          await foldValues(
+            sql,
+            values.filter((v) => v !== undefined)
+          )
+        ).map((r) => [r.value, r])
+      );
+      const key = (v: string | undefined) => (v === undefined ? undefined : folded.get(v));
+      searches.push({
+        search,
+        tq: read.tq === null ? null : parseTsQuery(read.tq),
+        tx: read.tx === null ? null : parseTsQuery(read.tx),
+        categoryKey: key(search.category)?.folded,
+        tagKey: key(search.tag)?.folded,
+        skillTagKey: key(search.skillTag)?.folded,
+        contentMode: key(search.contentMode)?.lower,
+      });
+    }
+    return { templates, searches };
+  } finally {
+    await sql.end({ timeout: 5 });
+    await db.drop();
+  }
+}
+
+/** Agent `k` (0-based) of a synthetic directory: a clone of a template with its own id and number. */
+function cloneRow(t: DirectoryModelAgentRow, k: number): DirectoryModelAgentRow {
+  const n = String(k + 1);
+  // The seed names agents "<Word> <Word> <i>", and the digits are the vector's first lexeme.
+  const tsv = t.tsv.replace(/^'\d+':/, `'${n}':`);
+  if (tsv === t.tsv && !t.tsv.startsWith(`'${n}':`)) {
+    throw new Error(`template ${t.id} has no number lexeme first: ${t.tsv.slice(0, 40)}`);
+  }
+  return {
+    ...t,
+    id: `agent-${(k + 1).toString(16).padStart(12, '0')}`,
+    tsv,
+    name: t.name.replace(/\d+$/, n),
+    description: own(t.description),
+    tags: t.tags.map(own),
+  };
+}
+
+function build(size: number, templates: Templates): DirectoryModel {
+  const model = new DirectoryModel();
+  model.beginBulk();
+  model.reserve(size);
+  for (const t of templates.tenants) model.putTenant(t);
+  const STEP = 500;
+  for (let k = 0; k < size; k += STEP) {
+    const rows: DirectoryModelAgentRow[] = [];
+    const locations: DirectoryModelLocationRow[] = [];
+    for (let j = k; j < Math.min(size, k + STEP); j++) {
+      const t = templates.agents[j % templates.agents.length]!;
+      const row = cloneRow(t, j);
+      rows.push(row);
+      for (const l of templates.locations.get(t.id) ?? []) {
+        locations.push({ ...l, agentId: row.id });
+      }
+    }
+    model.replaceAgents([], rows, locations);
+  }
+  const steps = model.finishBulk(1000);
+  while (steps.next().done !== true);
+  return model;
+}
+
+function sameAnswer(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+async function main(): Promise<void> {
+  const { templates, searches } = await prepare();
+  const report: unknown[] = [];
+  for (const size of SIZES) {
+    const before = used();
+    const t0 = performance.now();
+    let model: DirectoryModel | undefined = build(size, templates);
+    const buildSeconds = (performance.now() - t0) / 1000;
+    const bytesPerAgent = (used() - before) / size;
+    const times: number[] = [];
+    const byFilter: number[][] = SEARCH_FILTERS.map(() => []);
+    const matches: number[] = [];
+    let mismatches = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < searches.length; i++) {
+        const s = searches[i]!;
+        const m0 = performance.now();
+        const page = searchModel(model, {}, s);
+        const m1 = performance.now();
+        if (CHECK && pass === 1) {
+          setBitsetSearch(false);
+          const plain = searchModel(model, {}, s);
+          setBitsetSearch(true);
+          if (!sameAnswer(page, plain)) {
+            mismatches++;
+            process.stderr.write(`differs: ${searchQuery(i)}\n`);
+          }
+        }
+        if (pass === 0) continue;
+        times.push(m1 - m0);
+        byFilter[i % SEARCH_FILTERS.length]!.push(m1 - m0);
+        matches.push(page.count);
+      }
+    }
+    report.push({
+      agents: size,
+      buildSeconds: +buildSeconds.toFixed(1),
+      bytesPerAgent: Math.round(bytesPerAgent),
+      searches: searches.length,
+      matchesMean: Math.round(matches.reduce((a, b) => a + b, 0) / matches.length),
+      modelSearchMs: summary(times),
+      byFilter: byFilter.map((xs, f) => ({ filter: SEARCH_FILTERS[f]!(0), ...summary(xs) })),
+      ...(CHECK ? { mismatches } : {}),
+    });
+    model = undefined;
+    gc();
+  }
+  process.stdout.write(
+    JSON.stringify({ templates: TEMPLATES, results: report, loadAverage: loadavg() }, null, 2) +
+      '\n'
+  );
+}
+
+await main();
