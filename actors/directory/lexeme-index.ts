@@ -151,6 +151,26 @@ export class LexemeIndex {
     }
   }
 
+  /** addShares for the slots set in `bits` (a bitset: small enough to stay in cache). */
+  addSharesIn(id: number, bits: Uint32Array, sums: Float32Array): void {
+    const n = this.size(id);
+    if (n === 1) {
+      const slot = this.start[id] as number;
+      if ((((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1) {
+        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+      }
+      return;
+    }
+    const { slots, terms } = this;
+    const from = this.start[id] as number;
+    for (let k = from; k < from + n; k++) {
+      const slot = slots[k] as number;
+      if ((((bits[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1) {
+        sums[slot] = (sums[slot] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+      }
+    }
+  }
+
   /**
    * Build the index of every vector in `source` at once, sizing each posting exactly (a whole
    * read builds it so, instead of growing postings agent by agent). A generator: it yields after

@@ -128,9 +128,10 @@ export function searchModel(
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
     rank(model, cols, matches, r.tq, r.tx);
   }
-  const before = ORDERS[s.sort === 'relevance' && !hasWords ? 'rating' : s.sort](model, cols);
+  const order = s.sort === 'relevance' && !hasWords ? 'rating' : s.sort;
+  const before = ORDERS[order](model, cols);
   const end = s.limit === undefined ? matches.length : s.offset + s.limit;
-  const page = firstN(matches, end, before).slice(s.offset, end);
+  const page = firstN(matches, end, before, FIRST_KEYS[order](cols)).slice(s.offset, end);
   return {
     agents: page.map((slot) => listing(model, model.bySlot[slot] as ModelAgent)),
     count: matches.length,
@@ -212,16 +213,18 @@ function rank(
   }
   // calc_rank_or sums, per agent, what each matched lexeme adds, item by item and lexeme by
   // lexeme in PostgreSQL's order; walking the postings in that same order gives every agent the
-  // same float sums without looking into its tsvector.
-  const stamp = model.nextStamp();
-  const { marked, sumA, sumB } = cols;
+  // same float sums without looking into its tsvector. The matches are a bitset while it runs.
+  const { sumA, sumB } = cols;
+  const words = wordsFor(model.bySlot.length);
+  const bits = scratchBits(RANK_SCRATCH, words);
+  bits.fill(0, 0, words);
   for (const slot of matches) {
-    marked[slot] = stamp;
+    bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
     sumA[slot] = 0;
     sumB[slot] = 0;
   }
-  sumPostings(model, pq.items, stamp, marked, sumA);
-  sumPostings(model, px.items, stamp, marked, sumB);
+  sumPostings(model, pq.items, bits, sumA);
+  sumPostings(model, px.items, bits, sumB);
   const nq = pq.items.length;
   const nx = px.items.length;
   for (const slot of matches) {
@@ -236,8 +239,7 @@ function rank(
 function sumPostings(
   model: DirectoryModel,
   items: readonly TsTerm[],
-  stamp: number,
-  marked: Uint32Array,
+  bits: Uint32Array,
   sums: Float32Array
 ): void {
   const order = model.lexemeOrder;
@@ -248,7 +250,7 @@ function sumPostings(
       const id = ids[i] as number;
       const lexeme = texts[id] as string;
       if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
-      model.lexemes.addShares(id, stamp, marked, sums);
+      model.lexemes.addSharesIn(id, bits, sums);
     }
   }
 }
@@ -329,6 +331,8 @@ function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number
 
 /** Scratch bitsets a search builds (unions of lists), reused by the next search. */
 const scratch: Uint32Array[] = [];
+/** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
+const RANK_SCRATCH = 15;
 
 function scratchBits(k: number, words: number): Uint32Array {
   let bits = scratch[k];
@@ -468,18 +472,38 @@ const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns
         : idBefore(m, a, b),
 };
 
-/** The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort. */
-export function firstN(slots: number[], n: number, before: Before): number[] {
+/** Each order's first key, by slot: a slot whose key is below another's sorts after it. */
+const FIRST_KEYS: Record<DirectorySearch['sort'], (c: SlotColumns) => ArrayLike<number>> = {
+  relevance: (c) => c.rank,
+  rating: (c) => c.rating,
+  popular: (c) => c.usage,
+  recent: (c) => c.created,
+};
+
+/**
+ * The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort.
+ * `key`, when given, is the order's first key (descending): a slot whose key is below the last
+ * kept one's is passed over without a comparison, which is most of them in a long list.
+ */
+export function firstN(
+  slots: number[],
+  n: number,
+  before: Before,
+  key?: ArrayLike<number>
+): number[] {
   if (n >= slots.length || n > 256) {
     return slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, n);
   }
   const top: number[] = [];
+  let floor = -Infinity;
   for (const slot of slots) {
+    if (key !== undefined && (key[slot] as number) < floor) continue;
     if (top.length === n && !before(slot, top[n - 1] as number)) continue;
     let at = top.length;
     while (at > 0 && before(slot, top[at - 1] as number)) at--;
     top.splice(at, 0, slot);
     if (top.length > n) top.pop();
+    if (key !== undefined && top.length === n) floor = key[top[n - 1] as number] as number;
   }
   return top;
 }

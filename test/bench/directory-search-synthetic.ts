@@ -9,8 +9,9 @@
 // model's searchModel is timed alone: p50/p99 per size, by filter pair, and heap per agent.
 //   node --expose-gc --import tsx test/bench/directory-search-synthetic.ts
 // BENCH_PROBE_SIZES (default 100000,1000000), BENCH_PROBE_SEARCHES (default 400, timed after a
-// warm-up pass of the same), BENCH_KEEP_DB=1 keeps the template seed for the next run.
+// warm-up pass of the same; BENCH_PROBE_PASSES: passes, default 2), BENCH_KEEP_DB=1 keeps the template seed for the next run.
 // BENCH_PROBE_CHECK=1 also answers every search with the bitsets off and fails on any difference.
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { DirectoryModel } from '../../actors/directory/directory-model.js';
 import {
@@ -36,11 +37,25 @@ const TEMPLATES = Number(process.env.BENCH_PROBE_TEMPLATES ?? 10_000);
 const SIZES = (process.env.BENCH_PROBE_SIZES ?? '100000,1000000').split(',').map(Number);
 const SEARCHES = Number(process.env.BENCH_PROBE_SEARCHES ?? 400);
 const CHECK = process.env.BENCH_PROBE_CHECK === '1';
+/** Passes over the searches; all but the first (the JIT's warm-up) are timed. */
+const PASSES = Math.max(2, Number(process.env.BENCH_PROBE_PASSES ?? 2));
 
 interface Templates {
   tenants: DirectoryModelTenantRow[];
   agents: DirectoryModelAgentRow[];
   locations: Map<string, DirectoryModelLocationRow[]>;
+}
+
+/**
+ * This thread's CPU time, ms (/proc/thread-self/schedstat: what other processes on a busy machine,
+ * or V8's helper threads, ran is not in it); NaN where that file is missing.
+ */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
 }
 
 const gc = (): void => {
@@ -162,16 +177,19 @@ async function main(): Promise<void> {
     const buildSeconds = (performance.now() - t0) / 1000;
     const bytesPerAgent = (used() - before) / size;
     const times: number[] = [];
+    const cpuTimes: number[] = [];
     const byFilter: number[][] = SEARCH_FILTERS.map(() => []);
     const matches: number[] = [];
     let mismatches = 0;
-    for (let pass = 0; pass < 2; pass++) {
+    for (let pass = 0; pass < PASSES; pass++) {
       for (let i = 0; i < searches.length; i++) {
         const s = searches[i]!;
+        const c0 = threadCpuMs();
         const m0 = performance.now();
         const page = searchModel(model, {}, s);
         const m1 = performance.now();
-        if (CHECK && pass === 1) {
+        const c1 = threadCpuMs();
+        if (CHECK && pass === PASSES - 1) {
           setBitsetSearch(false);
           const plain = searchModel(model, {}, s);
           setBitsetSearch(true);
@@ -182,6 +200,7 @@ async function main(): Promise<void> {
         }
         if (pass === 0) continue;
         times.push(m1 - m0);
+        cpuTimes.push(c1 - c0);
         byFilter[i % SEARCH_FILTERS.length]!.push(m1 - m0);
         matches.push(page.count);
       }
@@ -193,6 +212,8 @@ async function main(): Promise<void> {
       searches: searches.length,
       matchesMean: Math.round(matches.reduce((a, b) => a + b, 0) / matches.length),
       modelSearchMs: summary(times),
+      /** The same in this thread's CPU time (with the two clock reads): a busy machine's share out. */
+      modelSearchCpuMs: summary(cpuTimes),
       byFilter: byFilter.map((xs, f) => ({ filter: SEARCH_FILTERS[f]!(0), ...summary(xs) })),
       ...(CHECK ? { mismatches } : {}),
     });
