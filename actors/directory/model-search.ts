@@ -131,7 +131,8 @@ export function searchModel(
   const order = s.sort === 'relevance' && !hasWords ? 'rating' : s.sort;
   const before = ORDERS[order](model, cols);
   const end = s.limit === undefined ? matches.length : s.offset + s.limit;
-  const page = firstN(matches, end, before, FIRST_KEYS[order](cols)).slice(s.offset, end);
+  const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
+  const page = firstN(matches, end, before, key).slice(s.offset, end);
   return {
     agents: page.map((slot) => listing(model, model.bySlot[slot] as ModelAgent)),
     count: matches.length,
@@ -213,18 +214,29 @@ function rank(
   }
   // calc_rank_or sums, per agent, what each matched lexeme adds, item by item and lexeme by
   // lexeme in PostgreSQL's order; walking the postings in that same order gives every agent the
-  // same float sums without looking into its tsvector. The matches are a bitset while it runs.
-  const { sumA, sumB } = cols;
-  const words = wordsFor(model.bySlot.length);
-  const bits = scratchBits(RANK_SCRATCH, words);
-  bits.fill(0, 0, words);
+  // same float sums without looking into its tsvector. The matches are a bitset while it runs
+  // (small enough to stay in cache), or without bitsets carry this search's stamp.
+  const { sumA, sumB, marked } = cols;
+  const lexemes = model.lexemes;
+  let add: (id: number, sums: Float32Array) => void;
+  if (bitsetSearch) {
+    const words = wordsFor(model.bySlot.length);
+    const bits = scratchBits(RANK_SCRATCH, words);
+    bits.fill(0, 0, words);
+    for (const slot of matches)
+      bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
+    add = (id, sums) => lexemes.addSharesIn(id, bits, sums);
+  } else {
+    const stamp = model.nextStamp();
+    for (const slot of matches) marked[slot] = stamp;
+    add = (id, sums) => lexemes.addShares(id, stamp, marked, sums);
+  }
   for (const slot of matches) {
-    bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
     sumA[slot] = 0;
     sumB[slot] = 0;
   }
-  sumPostings(model, pq.items, bits, sumA);
-  sumPostings(model, px.items, bits, sumB);
+  sumPostings(model, pq.items, add, sumA);
+  sumPostings(model, px.items, add, sumB);
   const nq = pq.items.length;
   const nx = px.items.length;
   for (const slot of matches) {
@@ -239,7 +251,7 @@ function rank(
 function sumPostings(
   model: DirectoryModel,
   items: readonly TsTerm[],
-  bits: Uint32Array,
+  add: (id: number, sums: Float32Array) => void,
   sums: Float32Array
 ): void {
   const order = model.lexemeOrder;
@@ -250,7 +262,7 @@ function sumPostings(
       const id = ids[i] as number;
       const lexeme = texts[id] as string;
       if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
-      model.lexemes.addSharesIn(id, bits, sums);
+      add(id, sums);
     }
   }
 }
@@ -508,7 +520,10 @@ export function firstN(
   return top;
 }
 
-/** Whether searches may intersect bitsets (off: walk candidates only; the bench compares). */
+/**
+ * Whether searches use bitsets (candidates, ranking) and the top's floor; off: the walk they
+ * replaced, which gives the same answers (the synthetic bench times and compares the two).
+ */
 let bitsetSearch = true;
 
 export function setBitsetSearch(on: boolean): void {
