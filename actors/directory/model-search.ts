@@ -118,8 +118,11 @@ export function searchModel(
         if (seen[slot] === stamp) continue;
         seen[slot] = stamp;
         if (marking && marked[slot] !== stamp) continue;
-        for (const bits of tests) {
-          if ((((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 0) continue candidates;
+        const w = slot >>> 5;
+        const b = slot & 31;
+        tests: for (const anyOf of tests) {
+          for (const bits of anyOf) if ((((bits[w] ?? 0) >>> b) & 1) === 1) continue tests;
+          continue candidates;
         }
         check(slot);
       }
@@ -312,8 +315,8 @@ interface Plan {
   readonly dense: Uint32Array | undefined;
   readonly words: number;
   readonly driver: Source;
-  /** Bitsets a walked candidate must be in. */
-  readonly tests: readonly Uint32Array[];
+  /** Per source a walked candidate must be in: bitsets of which it must be in one. */
+  readonly tests: ReadonlyArray<readonly Uint32Array[]>;
   /** True when a walked candidate must also carry the stamp in `marked`. */
   readonly marking: boolean;
 }
@@ -397,27 +400,41 @@ function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
   // candidate's vector: a few times, and some hundred times, the cost of a listed slot.
   const budget = (o: Source): number => driver.size * (o.covers === 'text' ? 256 : 16);
   const covered = new Set<Covers>([driver.covers]);
-  const tests: Uint32Array[] = [];
+  const dense =
+    options.length > 1 && driver.size * 2 >= words && bitsCost(driver, words) <= driver.size * 16;
+  /** Per source a candidate must be in: bitsets of which it must be in one. */
+  const tests: Uint32Array[][] = [];
+  let built = 0;
   for (let i = 1; i < options.length; i++) {
     const o = options[i] as Source;
-    if (bitsCost(o, words) > budget(o)) continue;
-    tests.push(bitsFor(o, words, tests.length + 1));
+    const cost = bitsCost(o, words);
+    if (!dense && cost > 0 && o.parts.every((p) => p.bits !== undefined)) {
+      // A few candidates tested against each part's own bitset cost less than the union.
+      const tested = driver.size * o.parts.length;
+      if (tested < cost && tested <= budget(o)) {
+        tests.push(o.parts.map((p) => p.bits as Uint32Array));
+        covered.add(o.covers);
+        continue;
+      }
+    }
+    if (cost > budget(o)) continue;
+    tests.push([bitsFor(o, words, ++built)]);
     covered.add(o.covers);
   }
-  if (tests.length === 0 || driver.size * 2 < words || bitsCost(driver, words) > driver.size * 16) {
+  if (!dense || tests.length === 0) {
     return { covered, dense: undefined, words, driver, tests, marking: false };
   }
   const first = bitsFor(driver, words, 0);
-  const dense = scratchBits(tests.length + 1, words);
+  const out = scratchBits(++built, words);
   const n = Math.min(words, first.length);
-  dense.set(first.subarray(0, n));
-  dense.fill(0, n, words);
-  for (const bits of tests) {
-    const m = Math.min(n, bits.length);
-    for (let w = 0; w < m; w++) dense[w] = (dense[w] as number) & (bits[w] as number);
-    dense.fill(0, m, n);
+  out.set(first.subarray(0, n));
+  out.fill(0, n, words);
+  for (const [bits] of tests) {
+    const m = Math.min(n, (bits as Uint32Array).length);
+    for (let w = 0; w < m; w++) out[w] = (out[w] as number) & ((bits as Uint32Array)[w] as number);
+    out.fill(0, m, n);
   }
-  return { covered, dense, words: n, driver, tests, marking: false };
+  return { covered, dense: out, words: n, driver, tests, marking: false };
 }
 
 /** True for a query that is terms joined by `|` only, none of them weight-restricted. */
