@@ -177,6 +177,10 @@ class Timings {
       /** Each search's least time over the timed passes: what a busy machine's turns leave out. */
       bestOfPassesMs: summary(this.best),
       byFilter: this.byFilter.map((xs, f) => ({ filter: SEARCH_FILTERS[f]!(0), ...summary(xs) })),
+      slowest: this.best
+        .map((ms, i) => ({ query: searchQuery(i), bestMs: +ms.toFixed(3) }))
+        .sort((a, b) => b.bestMs - a.bestMs)
+        .slice(0, 5),
     };
   }
 }
