@@ -6,7 +6,8 @@
 //
 // Agents are numbered (slots), and every index lists slots: a search walks a few thousand small
 // integers and marks them in typed arrays, which is what keeps it well under a millisecond on
-// 100,000 agents. A whole read builds the model in bulk (beginBulk/finishBulk): the text index is
+// 100,000 agents. A list holding many slots (a common word, a category) also has them as a
+// bitset, which a search intersects a word of 32 slots at a time (slot-bits.ts). A whole read builds the model in bulk (beginBulk/finishBulk): the text index is
 // built once every vector is in, in pieces that give the event loop turns between them.
 import type {
   DirectoryModelAgentRow,

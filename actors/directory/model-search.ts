@@ -1,10 +1,13 @@
 // A directory search answered from the in-memory model, with the SQL's semantics
 // (infra/db discover-search.repo.ts): the same visibility, filters, text match, relevance
 // (ts_rank of the fuzzy query plus ts_rank of the exact one, in float4), tie-breaks and paging.
-// Candidates come from the smallest index that every match must be in, narrowed by the next
-// smallest; each candidate is then checked against everything the two do not already guarantee,
-// so the index choice never changes an answer, only its cost. Checks and sort keys are read from
-// the model's per-slot columns; an agent's record is read only for what they do not hold.
+// Candidates come from the smallest index that every match must be in, intersected with the
+// others that are cheap to test (lists that many agents hold also have a bitset, slot-bits.ts:
+// when the smallest is itself large, the intersection is taken 32 slots at a time and its bits
+// are the candidates); each candidate is then checked against everything those indexes do not
+// already guarantee, so the index choice never changes an answer, only its cost. Checks and sort
+// keys are read from the model's per-slot columns; an agent's record is read only for what they
+// do not hold. setBitsetSearch(false) gives the walk without bitsets (the bench compares them).
 import {
   PRICING,
   type DirectoryAgent,
