@@ -155,6 +155,8 @@ export class DirectoryModel {
   readonly agents = new ShardedMap<ModelAgent>();
   /** slot → agent; holes are free slots. */
   readonly bySlot: Array<ModelAgent | undefined> = [];
+  /** slot → the agent's id: sorts that fall to the id compare them without visiting records. */
+  readonly idBySlot: Array<string | undefined> = [];
   readonly tenants = new Map<string, ModelTenant>();
   private readonly byNameLower = new Map<string, string>();
   private readonly bySlug = new Map<string, string>();
@@ -370,6 +372,7 @@ export class DirectoryModel {
       locations: EMPTY,
     };
     this.bySlot[slot] = agent;
+    this.idBySlot[slot] = agent.id;
     this.agents.set(agent.id, agent);
     const c = this.cols;
     c.flags[slot] = (row.public ? PUBLIC : 0) | (row.tenantVerified ? VERIFIED : 0);
@@ -457,6 +460,7 @@ export class DirectoryModel {
     const slot = agent.slot;
     this.agents.delete(id);
     this.bySlot[slot] = undefined;
+    this.idBySlot[slot] = undefined;
     this.freeSlots.push(slot);
     this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);

@@ -473,7 +473,7 @@ export type Before = (a: number, b: number) => boolean;
 
 /** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
 const idBefore = (model: DirectoryModel, a: number, b: number): boolean =>
-  (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
+  (model.idBySlot[a] as string) < (model.idBySlot[b] as string);
 
 const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns) => Before> = {
   relevance:
