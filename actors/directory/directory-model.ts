@@ -6,7 +6,8 @@
 //
 // Agents are numbered (slots), and every index lists slots: a search walks a few thousand small
 // integers and marks them in typed arrays, which is what keeps it well under a millisecond on
-// 100,000 agents. A whole read builds the model in bulk (beginBulk/finishBulk): the text index is
+// 100,000 agents. A list holding many slots (a common word, a category) also has them as a
+// bitset, which a search intersects a word of 32 slots at a time (slot-bits.ts). A whole read builds the model in bulk (beginBulk/finishBulk): the text index is
 // built once every vector is in, in pieces that give the event loop turns between them.
 import type {
   DirectoryModelAgentRow,
@@ -15,6 +16,7 @@ import type {
 } from '../../infra/db/index.js';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
 import { ShardedMap } from './sharded-map.js';
+import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
 import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -66,15 +68,41 @@ export interface ModelTenant {
   readonly slug: string;
 }
 
-/** Values → the slots of the agents holding them, for one field. Empty lists are removed. */
+/**
+ * Values → the slots of the agents holding them, for one field. Empty lists are removed. A value
+ * that many agents hold also has its slots as a bitset (slot-bits.ts), kept equal to the list.
+ */
 export class SlotIndex {
   readonly byValue = new Map<string, number[]>();
+  private readonly bits = new KeyedBits<string>();
+  /** One past the highest slot ever added: what a bitset must be able to hold. */
+  private span = 0;
+  /** True while a whole read fills the index: bitsets are made at its end (settle). */
+  private bulk = false;
+
+  /** Start a whole read: no bitset is kept until settle(). */
+  beginBulk(): void {
+    this.bulk = true;
+    this.bits.clear();
+  }
+
+  /** End a whole read: a bitset for each value that many slots hold, yielding between values. */
+  *settle(): Generator<void> {
+    this.bulk = false;
+    for (const [value, list] of this.byValue) {
+      if (!wantsBits(list.length, this.span)) continue;
+      this.bits.set(value, bitsOfSlots(list, this.span));
+      yield;
+    }
+  }
 
   /** True when the value is new to the index. */
   add(value: string, slot: number): boolean {
+    if (slot >= this.span) this.span = slot + 1;
     const list = this.byValue.get(value);
     if (list !== undefined) {
       list.push(slot);
+      if (!this.bulk) this.bits.added(value, slot, list, this.span);
       return false;
     }
     this.byValue.set(value, [slot]);
@@ -90,6 +118,7 @@ export class SlotIndex {
       // Order inside a list carries no meaning: the last element fills the hole.
       list[at] = list[list.length - 1] as number;
       list.pop();
+      this.bits.removed(value, slot, list.length, this.span);
     }
     if (list.length > 0) return false;
     this.byValue.delete(value);
@@ -98,6 +127,11 @@ export class SlotIndex {
 
   get(value: string): readonly number[] {
     return this.byValue.get(value) ?? NONE;
+  }
+
+  /** The value's slots as a bitset, when it has one. */
+  bitsOf(value: string): Uint32Array | undefined {
+    return this.bits.get(value);
   }
 }
 
@@ -121,6 +155,8 @@ export class DirectoryModel {
   readonly agents = new ShardedMap<ModelAgent>();
   /** slot → agent; holes are free slots. */
   readonly bySlot: Array<ModelAgent | undefined> = [];
+  /** slot → the agent's id: sorts that fall to the id compare them without visiting records. */
+  readonly idBySlot: Array<string | undefined> = [];
   readonly tenants = new Map<string, ModelTenant>();
   private readonly byNameLower = new Map<string, string>();
   private readonly bySlug = new Map<string, string>();
@@ -155,6 +191,7 @@ export class DirectoryModel {
   beginBulk(): void {
     this.bulk = true;
     this.tsvs.beginBulk();
+    for (const index of this.indexes()) index.beginBulk();
   }
 
   /**
@@ -175,6 +212,7 @@ export class DirectoryModel {
     const slots = this.bySlot.length;
     yield* this.lexemes.build(this.tsvs, slots, this.tsvs.lexemeTexts.length, budget);
     yield* this.lexemeOrder.sortAll(budget);
+    for (const index of this.indexes()) yield* index.settle();
     // Columns at the agents' number (plus room for some more), not the doubling's capacity.
     const fit = slots + 1024;
     if (fit < this.cols.capacity) {
@@ -334,6 +372,7 @@ export class DirectoryModel {
       locations: EMPTY,
     };
     this.bySlot[slot] = agent;
+    this.idBySlot[slot] = agent.id;
     this.agents.set(agent.id, agent);
     const c = this.cols;
     c.flags[slot] = (row.public ? PUBLIC : 0) | (row.tenantVerified ? VERIFIED : 0);
@@ -421,6 +460,7 @@ export class DirectoryModel {
     const slot = agent.slot;
     this.agents.delete(id);
     this.bySlot[slot] = undefined;
+    this.idBySlot[slot] = undefined;
     this.freeSlots.push(slot);
     this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
+import { hasSlot } from './slot-bits.js';
 import { compareLexemes, parseTsVector } from './text-search.js';
 import { orEntryFloat, orEntryTerm } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -75,14 +76,24 @@ describe('LexemeIndex', () => {
     const bulk = new LexemeIndex();
     run(bulk.build(pool, slots, pool.lexemeTexts.length, 7));
     const marked = new Uint32Array(slots).fill(1);
+    let withBits = 0;
     for (let id = 0; id < pool.lexemeTexts.length; id++) {
       expect(sorted(bulk, id)).toEqual(sorted(one, id));
+      // Postings held by many slots have a bitset of them too, built alike either way.
+      const bits = bulk.bitsOf(id);
+      expect(bits === undefined).toBe(one.bitsOf(id) === undefined);
+      if (bits !== undefined) {
+        const inBits = Array.from({ length: slots }, (_, s) => s).filter((s) => hasSlot(bits, s));
+        expect(inBits).toEqual(sorted(one, id));
+        withBits++;
+      }
       const a = new Float32Array(slots);
       const b = new Float32Array(slots);
       one.addShares(id, 1, marked, a);
       bulk.addShares(id, 1, marked, b);
       expect(b).toEqual(a);
     }
+    expect(withBits).toBeGreaterThan(0);
     // The float kept and divided is the double orEntryTerm gives.
     const v = parseTsVector("'taxi':1A,4 'zoo':2");
     expect(orEntryFloat(v.pos, v.off[0]!, v.off[1]!) / 1.64493406685).toBe(orEntryTerm(v, 0));

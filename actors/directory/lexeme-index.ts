@@ -5,6 +5,7 @@
 // bytes an entry. JS arrays and a Posting object per lexeme cost about 100 bytes for a lexeme of
 // one agent and 16 an entry.
 import { compareLexemes } from './ts-parse.js';
+import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
 import { OR_ENTRY_DIVISOR, orEntryFloat } from './ts-rank.js';
 
 /** What the index reads a vector's entries from (TsvPool). */
@@ -30,6 +31,15 @@ export class LexemeIndex {
   private used = 0;
   /** Pool entries in regions since moved or emptied: reclaimed by compactPool(). */
   private free = 0;
+  /** The slots of the lexemes many agents hold, also as bitsets (slot-bits.ts). */
+  private readonly bits = new KeyedBits<number>();
+  /** One past the highest slot ever added. */
+  private span = 0;
+
+  /** The lexeme's slots as a bitset, when it has one. */
+  bitsOf(id: number): Uint32Array | undefined {
+    return this.bits.get(id);
+  }
 
   /** Slots holding lexeme `id`. */
   size(id: number): number {
@@ -38,6 +48,13 @@ export class LexemeIndex {
 
   /** True when the lexeme had no slot before. */
   add(id: number, slot: number, term: number): boolean {
+    if (slot >= this.span) this.span = slot + 1;
+    const fresh = this.append(id, slot, term);
+    this.bits.added(id, slot, this.slotsOf(id), this.span);
+    return fresh;
+  }
+
+  private append(id: number, slot: number, term: number): boolean {
     this.ensureIds(id + 1);
     const n = this.count[id] as number;
     if (n === 0) {
@@ -70,6 +87,13 @@ export class LexemeIndex {
 
   /** True when the lexeme has no slot left. */
   remove(id: number, slot: number): boolean {
+    const sizeBefore = this.size(id);
+    const gone = this.detach(id, slot);
+    if (this.size(id) < sizeBefore) this.bits.removed(id, slot, this.size(id), this.span);
+    return gone;
+  }
+
+  private detach(id: number, slot: number): boolean {
     const n = this.size(id);
     if (n === 0) return false;
     if (n === 1) {
@@ -127,6 +151,26 @@ export class LexemeIndex {
     }
   }
 
+  /** addShares for the slots set in `bits` (a bitset: small enough to stay in cache). */
+  addSharesIn(id: number, bits: Uint32Array, sums: Float32Array): void {
+    const n = this.size(id);
+    if (n === 1) {
+      const slot = this.start[id] as number;
+      if ((((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1) {
+        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+      }
+      return;
+    }
+    const { slots, terms } = this;
+    const from = this.start[id] as number;
+    for (let k = from; k < from + n; k++) {
+      const slot = slots[k] as number;
+      if ((((bits[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1) {
+        sums[slot] = (sums[slot] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+      }
+    }
+  }
+
   /**
    * Build the index of every vector in `source` at once, sizing each posting exactly (a whole
    * read builds it so, instead of growing postings agent by agent). A generator: it yields after
@@ -137,6 +181,8 @@ export class LexemeIndex {
     this.start = new Int32Array(ids);
     this.cap = new Int32Array(ids);
     this.oneTerm = new Float32Array(ids);
+    this.bits.clear();
+    this.span = slots;
     const count = this.count;
     let work = 0;
     const counting = (id: number): void => {
@@ -184,6 +230,16 @@ export class LexemeIndex {
     for (let slot = 0; slot < slots; slot++) {
       current = slot;
       source.visit(slot, filling);
+      if (work >= budget) {
+        work = 0;
+        yield;
+      }
+    }
+    for (let id = 0; id < ids; id++) {
+      const n = count[id] as number;
+      if (!wantsBits(n, slots)) continue;
+      this.bits.set(id, bitsOfSlots(this.slotsOf(id), slots));
+      work += n;
       if (work >= budget) {
         work = 0;
         yield;

@@ -1,10 +1,13 @@
 // A directory search answered from the in-memory model, with the SQL's semantics
 // (infra/db discover-search.repo.ts): the same visibility, filters, text match, relevance
 // (ts_rank of the fuzzy query plus ts_rank of the exact one, in float4), tie-breaks and paging.
-// Candidates come from the smallest index that every match must be in, narrowed by the next
-// smallest; each candidate is then checked against everything the two do not already guarantee,
-// so the index choice never changes an answer, only its cost. Checks and sort keys are read from
-// the model's per-slot columns; an agent's record is read only for what they do not hold.
+// Candidates come from the smallest index that every match must be in, intersected with the
+// others that are cheap to test (lists that many agents hold also have a bitset, slot-bits.ts:
+// when the smallest is itself large, the intersection is taken 32 slots at a time and its bits
+// are the candidates); each candidate is then checked against everything those indexes do not
+// already guarantee, so the index choice never changes an answer, only its cost. Checks and sort
+// keys are read from the model's per-slot columns; an agent's record is read only for what they
+// do not hold. setBitsetSearch(false) gives the walk without bitsets (the bench compares them).
 import {
   PRICING,
   type DirectoryAgent,
@@ -19,8 +22,10 @@ import {
   type ModelAgent,
   type ModelTenant,
   type SlotColumns,
+  type SlotIndex,
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
+import { wordsFor } from './slot-bits.js';
 import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
@@ -40,8 +45,15 @@ export interface ResolvedSearch {
 /** A filter an index can stand for; 'text' is a required group of the text query. */
 type Covers = 'text' | 'category' | 'tag' | 'skillTag' | 'contentMode' | 'country' | 'tenant';
 
+/** One list of a source, with its bitset when the index keeps one (slot-bits.ts). */
+interface Part {
+  readonly list: ArrayLike<number>;
+  readonly bits: Uint32Array | undefined;
+}
+
+/** Slots every match is among: the union of its parts. */
 interface Source {
-  readonly lists: ReadonlyArray<ArrayLike<number>>;
+  readonly parts: readonly Part[];
   readonly size: number;
   readonly covers: Covers;
 }
@@ -63,47 +75,70 @@ export function searchModel(
   const stamp = model.nextStamp();
   const cols = model.cols;
   const { seen, marked, flags, tenant } = cols;
-  const [source, narrower] = candidateSources(model, viewer, r);
-  if (narrower !== undefined) {
-    for (const list of narrower.lists) {
-      for (let i = 0; i < list.length; i++) marked[list[i] as number] = stamp;
-    }
-  }
-  const covered = new Set<Covers>([source.covers, narrower?.covers ?? source.covers]);
-  const recordCheck = recordFilter(model, r, covered);
+  const options = candidateSources(model, viewer, r);
+  const plan = bitsetSearch ? bitsetPlan(model, options) : walkPlan(options, marked, stamp);
+  const recordCheck = recordFilter(model, r, plan.covered);
   // A query that is one group of plain terms matches exactly the agents listed under them.
-  const textListed = r.tq !== null && covered.has('text') && isTermGroup(r.tq);
+  const textListed = r.tq !== null && plan.covered.has('text') && isTermGroup(r.tq);
   const viewerOrd = model.tenantOrdinal(viewer.tenantId);
   const ownerOrd = r.ownerTenantId === undefined ? -2 : model.tenantOrdinal(r.ownerTenantId);
   const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
   const tenantOnly = s.tenantOnly;
   const matches: number[] = [];
-  for (const list of source.lists) {
-    for (let i = 0; i < list.length; i++) {
-      const slot = list[i] as number;
-      if (seen[slot] === stamp) continue;
-      seen[slot] = stamp;
-      if (narrower !== undefined && marked[slot] !== stamp) continue;
-      const f = flags[slot] as number;
-      const t = tenant[slot];
-      if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) continue;
-      if (verified >= 0 && (f & VERIFIED) !== verified) continue;
-      if (ownerOrd !== -2 && t !== ownerOrd) continue;
-      if (recordCheck === undefined && (r.tq === null || textListed)) {
-        matches.push(slot);
-        continue;
+  /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
+  const check = (slot: number): void => {
+    const f = flags[slot] as number;
+    const t = tenant[slot];
+    if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) return;
+    if (verified >= 0 && (f & VERIFIED) !== verified) return;
+    if (ownerOrd !== -2 && t !== ownerOrd) return;
+    if (recordCheck === undefined && (r.tq === null || textListed)) {
+      matches.push(slot);
+      return;
+    }
+    const agent = model.bySlot[slot] as ModelAgent;
+    if (recordCheck !== undefined && !recordCheck(agent)) return;
+    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+  };
+  if (plan.dense !== undefined) {
+    // Every candidate is a set bit: the sources' intersection, in slot order.
+    const bits = plan.dense;
+    for (let w = 0; w < plan.words; w++) {
+      let x = bits[w] as number;
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        check((w << 5) | (31 - Math.clz32(low)));
       }
-      const agent = model.bySlot[slot] as ModelAgent;
-      if (recordCheck !== undefined && !recordCheck(agent)) continue;
-      if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+    }
+  } else {
+    const tests = plan.tests;
+    const marking = plan.marking;
+    for (const part of plan.driver.parts) {
+      const list = part.list;
+      candidates: for (let i = 0; i < list.length; i++) {
+        const slot = list[i] as number;
+        if (seen[slot] === stamp) continue;
+        seen[slot] = stamp;
+        if (marking && marked[slot] !== stamp) continue;
+        const w = slot >>> 5;
+        const b = slot & 31;
+        tests: for (const anyOf of tests) {
+          for (const bits of anyOf) if ((((bits[w] ?? 0) >>> b) & 1) === 1) continue tests;
+          continue candidates;
+        }
+        check(slot);
+      }
     }
   }
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
     rank(model, cols, matches, r.tq, r.tx);
   }
-  const before = ORDERS[s.sort === 'relevance' && !hasWords ? 'rating' : s.sort](model, cols);
+  const order = s.sort === 'relevance' && !hasWords ? 'rating' : s.sort;
+  const before = ORDERS[order](model, cols);
   const end = s.limit === undefined ? matches.length : s.offset + s.limit;
-  const page = firstN(matches, end, before).slice(s.offset, end);
+  const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
+  const page = firstN(matches, end, before, key).slice(s.offset, end);
   return {
     agents: page.map((slot) => listing(model, model.bySlot[slot] as ModelAgent)),
     count: matches.length,
@@ -185,16 +220,29 @@ function rank(
   }
   // calc_rank_or sums, per agent, what each matched lexeme adds, item by item and lexeme by
   // lexeme in PostgreSQL's order; walking the postings in that same order gives every agent the
-  // same float sums without looking into its tsvector.
-  const stamp = model.nextStamp();
-  const { marked, sumA, sumB } = cols;
+  // same float sums without looking into its tsvector. The matches are a bitset while it runs
+  // (small enough to stay in cache), or without bitsets carry this search's stamp.
+  const { sumA, sumB, marked } = cols;
+  const lexemes = model.lexemes;
+  let add: (id: number, sums: Float32Array) => void;
+  if (bitsetSearch) {
+    const words = wordsFor(model.bySlot.length);
+    const bits = scratchBits(RANK_SCRATCH, words);
+    bits.fill(0, 0, words);
+    for (const slot of matches)
+      bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
+    add = (id, sums) => lexemes.addSharesIn(id, bits, sums);
+  } else {
+    const stamp = model.nextStamp();
+    for (const slot of matches) marked[slot] = stamp;
+    add = (id, sums) => lexemes.addShares(id, stamp, marked, sums);
+  }
   for (const slot of matches) {
-    marked[slot] = stamp;
     sumA[slot] = 0;
     sumB[slot] = 0;
   }
-  sumPostings(model, pq.items, stamp, marked, sumA);
-  sumPostings(model, px.items, stamp, marked, sumB);
+  sumPostings(model, pq.items, add, sumA);
+  sumPostings(model, px.items, add, sumB);
   const nq = pq.items.length;
   const nx = px.items.length;
   for (const slot of matches) {
@@ -209,8 +257,7 @@ function rank(
 function sumPostings(
   model: DirectoryModel,
   items: readonly TsTerm[],
-  stamp: number,
-  marked: Uint32Array,
+  add: (id: number, sums: Float32Array) => void,
   sums: Float32Array
 ): void {
   const order = model.lexemeOrder;
@@ -221,54 +268,176 @@ function sumPostings(
       const id = ids[i] as number;
       const lexeme = texts[id] as string;
       if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
-      model.lexemes.addShares(id, stamp, marked, sums);
+      add(id, sums);
     }
   }
 }
 
 /**
- * Where candidates come from: the smallest of the required text groups (each match holds one of
- * the group's terms) and the filter indexes, and the next smallest, whose slots are marked so a
- * candidate outside it is skipped before any other check (what a GIN index's intersection does).
- * Every agent when nothing narrows the search.
+ * Where candidates come from: the required text groups of the query (each match holds one of the
+ * group's terms) and the filter indexes, smallest first. Every agent when nothing narrows the
+ * search. A text group covers the text query only when it is the whole query (isTermGroup
+ * decides); 'tenant' sources are checked again by ordinal anyway.
  */
-function candidateSources(
-  model: DirectoryModel,
-  viewer: Viewer,
-  r: ResolvedSearch
-): [Source, Source | undefined] {
+function candidateSources(model: DirectoryModel, viewer: Viewer, r: ResolvedSearch): Source[] {
   const options: Source[] = [];
-  const add = (lists: ReadonlyArray<ArrayLike<number>>, covers: Covers) => {
+  const add = (parts: Part[], covers: Covers) => {
     let size = 0;
-    for (const l of lists) size += l.length;
-    options.push({ lists, size, covers });
+    for (const p of parts) size += p.list.length;
+    options.push({ parts, size, covers });
   };
+  const filter = (index: SlotIndex, value: string, covers: Covers) =>
+    add([{ list: index.get(value), bits: index.bitsOf(value) }], covers);
   if (r.tq !== null) {
-    for (const group of requiredTermGroups(r.tq)) add(termLists(model, group), 'text');
+    for (const group of requiredTermGroups(r.tq)) add(termParts(model, group), 'text');
   }
-  if (r.categoryKey !== undefined) add([model.categories.get(r.categoryKey)], 'category');
-  if (r.tagKey !== undefined) add([model.tags.get(r.tagKey)], 'tag');
-  if (r.skillTagKey !== undefined) add([model.skillTags.get(r.skillTagKey)], 'skillTag');
-  if (r.contentMode !== undefined) add([model.contentModes.get(r.contentMode)], 'contentMode');
-  if (r.search.country !== undefined) add([model.countries.get(r.search.country)], 'country');
+  if (r.categoryKey !== undefined) filter(model.categories, r.categoryKey, 'category');
+  if (r.tagKey !== undefined) filter(model.tags, r.tagKey, 'tag');
+  if (r.skillTagKey !== undefined) filter(model.skillTags, r.skillTagKey, 'skillTag');
+  if (r.contentMode !== undefined) filter(model.contentModes, r.contentMode, 'contentMode');
+  if (r.search.country !== undefined) filter(model.countries, r.search.country, 'country');
   if (r.ownerTenantId !== undefined && r.ownerTenantId !== null) {
-    add([model.byTenant.get(r.ownerTenantId)], 'tenant');
+    filter(model.byTenant, r.ownerTenantId, 'tenant');
   }
   if (r.search.tenantOnly && viewer.tenantId !== undefined) {
-    add([model.byTenant.get(viewer.tenantId)], 'tenant');
+    filter(model.byTenant, viewer.tenantId, 'tenant');
   }
   options.sort((a, b) => a.size - b.size);
-  const [first, second] = options;
-  if (first === undefined) {
+  if (options.length === 0) {
     const all: number[] = [];
     for (const a of model.agents.values()) all.push(a.slot);
-    return [{ lists: [all], size: all.length, covers: 'tenant' }, undefined];
+    return [{ parts: [{ list: all, bits: undefined }], size: all.length, covers: 'tenant' }];
   }
-  // A text group covers the text query only when it is the whole query (isTermGroup decides);
-  // 'tenant' sources are checked again by ordinal anyway. Marking costs a write per listed slot:
-  // worth it only when it can rule out many candidates.
+  return options;
+}
+
+/** How a search finds its candidates, and which filters that already guarantees. */
+interface Plan {
+  readonly covered: ReadonlySet<Covers>;
+  /** The candidates as a bitset (every source intersected), or undefined: walk `driver`. */
+  readonly dense: Uint32Array | undefined;
+  readonly words: number;
+  readonly driver: Source;
+  /** Per source a walked candidate must be in: bitsets of which it must be in one. */
+  readonly tests: ReadonlyArray<readonly Uint32Array[]>;
+  /** True when a walked candidate must also carry the stamp in `marked`. */
+  readonly marking: boolean;
+}
+
+/**
+ * Without bitsets: walk the smallest source, and mark the slots of the next smallest so a
+ * candidate outside it is skipped before any other check (what a GIN index's intersection does).
+ * Marking costs a write per listed slot: worth it only when it can rule out many candidates.
+ */
+function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number): Plan {
+  const [first, second] = options as [Source, Source | undefined];
   const narrower = second !== undefined && second.size <= first.size * 16 ? second : undefined;
-  return [first, narrower];
+  if (narrower !== undefined) {
+    for (const { list } of narrower.parts) {
+      for (let i = 0; i < list.length; i++) marked[list[i] as number] = stamp;
+    }
+  }
+  return {
+    covered: new Set([first.covers, narrower?.covers ?? first.covers]),
+    dense: undefined,
+    words: 0,
+    driver: first,
+    tests: [],
+    marking: narrower !== undefined,
+  };
+}
+
+/** Scratch bitsets a search builds (unions of lists), reused by the next search. */
+const scratch: Uint32Array[] = [];
+/** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
+const RANK_SCRATCH = 15;
+
+function scratchBits(k: number, words: number): Uint32Array {
+  let bits = scratch[k];
+  if (bits === undefined || bits.length < words) {
+    bits = new Uint32Array(words + (words >>> 3));
+    scratch[k] = bits;
+  }
+  return bits;
+}
+
+/** What making a source's bitset costs, in about the units of walking a listed slot. */
+function bitsCost(source: Source, words: number): number {
+  if (source.parts.length === 1 && source.parts[0]?.bits !== undefined) return 0;
+  let cost = words >>> 3;
+  for (const p of source.parts) cost += p.bits !== undefined ? words >>> 2 : p.list.length;
+  return cost;
+}
+
+/** The source as a bitset of `words` words or more: its own, or a union built in scratch k. */
+function bitsFor(source: Source, words: number, k: number): Uint32Array {
+  const [only] = source.parts;
+  if (source.parts.length === 1 && only?.bits !== undefined) return only.bits;
+  const out = scratchBits(k, words);
+  out.fill(0, 0, words);
+  for (const { list, bits } of source.parts) {
+    if (bits !== undefined) {
+      const n = Math.min(words, bits.length);
+      for (let w = 0; w < n; w++) out[w] = (out[w] as number) | (bits[w] as number);
+    } else {
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i] as number;
+        out[s >>> 5] = (out[s >>> 5] as number) | (1 << (s & 31));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * With bitsets: each further source whose bitset is cheap enough (its own, or a union of a few
+ * lexemes' bitsets) is intersected with the smallest one, so every candidate is in all of them
+ * and they all count as checked. When the smallest source is itself large, the intersection is
+ * taken a word (32 slots) at a time and its bits are the candidates; otherwise its slots are
+ * walked and tested against the other bitsets.
+ */
+function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
+  const words = wordsFor(model.bySlot.length);
+  const driver = options[0] as Source;
+  // Left out, a filter is checked on each candidate's record, and a text group by matching the
+  // candidate's vector: a few times, and some hundred times, the cost of a listed slot.
+  const budget = (o: Source): number => driver.size * (o.covers === 'text' ? 256 : 16);
+  const covered = new Set<Covers>([driver.covers]);
+  const dense =
+    options.length > 1 && driver.size * 2 >= words && bitsCost(driver, words) <= driver.size * 16;
+  /** Per source a candidate must be in: bitsets of which it must be in one. */
+  const tests: Uint32Array[][] = [];
+  let built = 0;
+  for (let i = 1; i < options.length; i++) {
+    const o = options[i] as Source;
+    const cost = bitsCost(o, words);
+    if (!dense && cost > 0 && o.parts.every((p) => p.bits !== undefined)) {
+      // A few candidates tested against each part's own bitset cost less than the union.
+      const tested = driver.size * o.parts.length;
+      if (tested < cost && tested <= budget(o)) {
+        tests.push(o.parts.map((p) => p.bits as Uint32Array));
+        covered.add(o.covers);
+        continue;
+      }
+    }
+    if (cost > budget(o)) continue;
+    tests.push([bitsFor(o, words, ++built)]);
+    covered.add(o.covers);
+  }
+  if (!dense || tests.length === 0) {
+    return { covered, dense: undefined, words, driver, tests, marking: false };
+  }
+  const first = bitsFor(driver, words, 0);
+  const out = scratchBits(++built, words);
+  const n = Math.min(words, first.length);
+  out.set(first.subarray(0, n));
+  out.fill(0, n, words);
+  for (const [bits] of tests) {
+    const m = Math.min(n, (bits as Uint32Array).length);
+    for (let w = 0; w < m; w++) out[w] = (out[w] as number) & ((bits as Uint32Array)[w] as number);
+    out.fill(0, m, n);
+  }
+  return { covered, dense: out, words: n, driver, tests, marking: false };
 }
 
 /** True for a query that is terms joined by `|` only, none of them weight-restricted. */
@@ -278,12 +447,13 @@ function isTermGroup(q: TsQuery): boolean {
 }
 
 /** The slots holding any of the terms (a prefix term: any lexeme that starts with it). */
-function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<ArrayLike<number>> {
-  const lists: Array<ArrayLike<number>> = [];
+function termParts(model: DirectoryModel, group: readonly QueryTerm[]): Part[] {
+  const parts: Part[] = [];
+  const lexemes = model.lexemes;
   for (const term of group) {
     if (!term.prefix) {
       const id = model.lexemeId(term.lexeme);
-      if (id !== undefined) lists.push(model.lexemes.slotsOf(id));
+      if (id !== undefined) parts.push({ list: lexemes.slotsOf(id), bits: lexemes.bitsOf(id) });
       continue;
     }
     const order = model.lexemeOrder;
@@ -292,10 +462,10 @@ function termLists(model: DirectoryModel, group: readonly QueryTerm[]): Array<Ar
     for (let i = order.lowerBound(term.lexeme); i < ids.length; i++) {
       const id = ids[i] as number;
       if (!(texts[id] as string).startsWith(term.lexeme)) break;
-      if (model.lexemes.size(id) > 0) lists.push(model.lexemes.slotsOf(id));
+      if (lexemes.size(id) > 0) parts.push({ list: lexemes.slotsOf(id), bits: lexemes.bitsOf(id) });
     }
   }
-  return lists;
+  return parts;
 }
 
 /** True when slot a sorts before slot b. */
@@ -303,7 +473,7 @@ export type Before = (a: number, b: number) => boolean;
 
 /** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
 const idBefore = (model: DirectoryModel, a: number, b: number): boolean =>
-  (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
+  (model.idBySlot[a] as string) < (model.idBySlot[b] as string);
 
 const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns) => Before> = {
   relevance:
@@ -334,18 +504,48 @@ const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns
         : idBefore(m, a, b),
 };
 
-/** The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort. */
-export function firstN(slots: number[], n: number, before: Before): number[] {
+/** Each order's first key, by slot: a slot whose key is below another's sorts after it. */
+const FIRST_KEYS: Record<DirectorySearch['sort'], (c: SlotColumns) => ArrayLike<number>> = {
+  relevance: (c) => c.rank,
+  rating: (c) => c.rating,
+  popular: (c) => c.usage,
+  recent: (c) => c.created,
+};
+
+/**
+ * The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort.
+ * `key`, when given, is the order's first key (descending): a slot whose key is below the last
+ * kept one's is passed over without a comparison, which is most of them in a long list.
+ */
+export function firstN(
+  slots: number[],
+  n: number,
+  before: Before,
+  key?: ArrayLike<number>
+): number[] {
   if (n >= slots.length || n > 256) {
     return slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, n);
   }
   const top: number[] = [];
+  let floor = -Infinity;
   for (const slot of slots) {
+    if (key !== undefined && (key[slot] as number) < floor) continue;
     if (top.length === n && !before(slot, top[n - 1] as number)) continue;
     let at = top.length;
     while (at > 0 && before(slot, top[at - 1] as number)) at--;
     top.splice(at, 0, slot);
     if (top.length > n) top.pop();
+    if (key !== undefined && top.length === n) floor = key[top[n - 1] as number] as number;
   }
   return top;
+}
+
+/**
+ * Whether searches use bitsets (candidates, ranking) and the top's floor; off: the walk they
+ * replaced, which gives the same answers (the synthetic bench times and compares the two).
+ */
+let bitsetSearch = true;
+
+export function setBitsetSearch(on: boolean): void {
+  bitsetSearch = on;
 }

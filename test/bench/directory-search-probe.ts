@@ -3,7 +3,8 @@
 // timed in its parts: PostgreSQL's typo expansion (directory_query, as the first request for some
 // words waits for it), the model's own search with that expansion, and encoding the answer.
 //   BENCH_DIRECTORY_DB=<url> node --import tsx test/bench/directory-search-probe.ts
-// BENCH_PROBE_SEARCHES sets how many (default 400).
+// BENCH_PROBE_SEARCHES sets how many (default 400). Without a seeded database of that size,
+// directory-search-synthetic.ts times the model alone at 100,000 and 1,000,000 agents.
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveDirectory } from '../../actors/directory/index.js';
@@ -13,28 +14,10 @@ import { parseTsQuery } from '../../actors/directory/text-search.js';
 import { parseSearch } from '../../gateway/discover/params.js';
 import { createDb, expandQuery, foldValues } from '../../infra/db/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
-import { CATEGORIES, MODES, typo, WORDS } from './discover.js';
+import { SEARCH_FILTERS, searchQuery, summary } from './directory-search-queries.js';
 
-const filters = [
-  (i: number) => `category=${CATEGORIES[i % CATEGORIES.length]}&verified=true`,
-  (i: number) => `contentMode=${encodeURIComponent(MODES[i % MODES.length]!)}&country=FR`,
-  (i: number) => `tag=${WORDS[(i * 9) % WORDS.length]}&sort=rating`,
-  (i: number) => `skillTag=${WORDS[(i * 11) % WORDS.length]}&category=${CATEGORIES[i % 20]}`,
-  (_i: number) => `contentMode=image/*&verified=false`,
-];
-const query = (i: number): string =>
-  `q=${encodeURIComponent(typo(WORDS[(i * 15) % WORDS.length]!, i))}&${filters[i % filters.length]!(i)}`;
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-}
-const summary = (xs: number[]) => ({
-  p50: +quantile(xs, 0.5).toFixed(2),
-  p99: +quantile(xs, 0.99).toFixed(2),
-  max: +Math.max(...xs).toFixed(2),
-  mean: +(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2),
-});
+const filters = SEARCH_FILTERS;
+const query = searchQuery;
 
 async function main(): Promise<void> {
   const url = process.env.BENCH_DIRECTORY_DB;
