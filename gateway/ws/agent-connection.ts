@@ -4,7 +4,11 @@
 // not answered when the socket closes is delivered again, TaskService.socketClosed).
 // Frames pushed during one turn of the event loop are written together, corked, once the turn's
 // callbacks have run (setImmediate): outside a uWS callback every send is a system call of its
-// own, and an agent serving many senders gets several frames per turn.
+// own, and an agent serving many senders gets several frames per turn. A frame whose push waits to
+// know it was written (written()) goes out sooner, at the end of the callback that pushed it
+// (process.nextTick), with whatever that callback pushed besides: the deliveries of one sender to
+// one recipient go one at a time (FIFO), each after the last one's push is known written, so a
+// write held to the check phase would let that pair push one message per turn of the loop.
 import type { WebSocket } from 'uWebSockets.js';
 import type { AgentConnection } from '../../actors/index.js';
 
@@ -29,14 +33,27 @@ export interface BackpressureLimits {
   outboxFrames: number;
 }
 
-/** Connections with frames waiting for this turn's write, and whether that write is scheduled. */
+/**
+ * Connections with frames waiting for this turn's write, whether that write is scheduled (in the
+ * check phase), and whether an earlier one is (for a push waiting to know it was written).
+ */
 const waiting = new Set<UwsAgentConnection>();
 let scheduled = false;
+let soon = false;
 
 const WRITTEN = Promise.resolve(true);
 
 function writeWaiting(): void {
   scheduled = false;
+  writeAll();
+}
+
+function writeSoon(): void {
+  soon = false;
+  writeAll();
+}
+
+function writeAll(): void {
   for (const c of waiting) c.writeTurn();
   waiting.clear();
 }
@@ -87,7 +104,8 @@ export class UwsAgentConnection implements AgentConnection {
   /**
    * Whether the frame just pushed reached the socket: it waits in this turn's write, which a close
    * arriving first drops (an agent that closed mid-drain lost a message so, its task `working` for
-   * good). A frame in the outbox counts as written: it goes out on drain.
+   * good). A frame in the outbox counts as written: it goes out on drain. The write is brought
+   * forward to the end of the current callback (see the top of this file).
    */
   written(): Promise<boolean> {
     if (this.turn.length === 0) return WRITTEN;
@@ -95,6 +113,10 @@ export class UwsAgentConnection implements AgentConnection {
       let resolve!: (ok: boolean) => void;
       const promise = new Promise<boolean>((r) => (resolve = r));
       this.turnWritten = { promise, resolve };
+      if (!soon) {
+        soon = true;
+        process.nextTick(writeSoon);
+      }
     }
     return this.turnWritten.promise;
   }

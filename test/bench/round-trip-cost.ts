@@ -5,9 +5,10 @@
 // LOG_COMPACT_* passed to the hub, e.g. LOG_COMPACT_MIN_RECORDS=500 to compact often;
 // BENCH_CPU_PROF_DIR=<dir> to write the hub's --cpu-prof there; BENCH_ALL_SUBJECTS=1 to count
 // every NATS message per round trip too, by its subject's leading tokens; BENCH_HUB_TREE=<dir> to
-// run that tree's hub instead of this one's).
+// run that tree's hub instead of this one's; BENCH_HUB_NODE_ARGS, e.g. "--trace-gc", for the hub's
+// node; BENCH_HUB_LOG_COPY=<file> to keep the hub's log (and what such flags print there)).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
@@ -22,6 +23,11 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const HUB_ENV = ['LOG_COMPACT_MIN_RECORDS', 'LOG_COMPACT_FACTOR'];
+
+function sysSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(f[12]) / 100;
+}
 
 function cpuSeconds(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -43,7 +49,10 @@ const hub = await startHubProcess({
   env,
   // Another build's hub (an A/B of two trees), with this tree's load and counting.
   ...(tree ? { entry: resolve(tree, 'infra/bin/hub.ts') } : {}),
-  ...(profDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] } : {}),
+  nodeArgs: [
+    ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+    ...(process.env.BENCH_HUB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ],
 });
 const sql = createDb(db.url, { max: 2 });
 let agentProc: ChildProcess | undefined;
@@ -102,9 +111,9 @@ try {
   await load(WARMUP, 0);
   await watcher.flush();
   counting = true;
-  const cpu0 = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid) };
+  const cpu0 = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid), sys: sysSeconds(hub.pid) };
   const r = await load(SECONDS, 0);
-  const cpu1 = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid) };
+  const cpu1 = { hub: cpuSeconds(hub.pid), nats: cpuSeconds(nats.pid), sys: sysSeconds(hub.pid) };
   await watcher.flush();
   counting = false;
   const n = r.requests + r.errors;
@@ -122,6 +131,7 @@ try {
         p50: r.p50,
         p99: r.p99,
         hubCpuMsPerRoundTrip: +(((cpu1.hub - cpu0.hub) * 1000) / n).toFixed(3),
+        hubSysCpuMsPerRoundTrip: +(((cpu1.sys - cpu0.sys) * 1000) / n).toFixed(3),
         natsCpuMsPerRoundTrip: +(((cpu1.nats - cpu0.nats) * 1000) / n).toFixed(3),
         jsApiRequestsPerRoundTrip: +(total / n).toFixed(4),
         jsApiByKind: per,
@@ -145,6 +155,7 @@ try {
   await sql.end({ timeout: 2 });
   hub.kill('SIGTERM');
   await hub.exited;
+  if (process.env.BENCH_HUB_LOG_COPY) writeFileSync(process.env.BENCH_HUB_LOG_COPY, hub.log());
   // The --cpu-prof file is written as the process exits.
   if (profDir) await new Promise((r) => setTimeout(r, 500));
   await nats.close();
