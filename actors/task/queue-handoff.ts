@@ -67,6 +67,9 @@ export class QueueHandoff implements QueueDelegate {
     const addr = this.core.address(entry.taskId);
     const task = await this.core.read(addr);
     if (!task || TerminalStates.has(task.status.state)) return 'gone';
+    // Another node is calling the HTTP agent with it (Task.calling; e.g. this queue's previous
+    // owner before a move): its answer settles the task, so this one waits rather than call again.
+    if (this.attempts.callWaitMs(task) > 0) return 'busy';
     // The record at the queued message's position held no message: it was not the record this
     // queue wrote there (seen after a NATS server was cut from the other two). Every attempt then
     // failed on it and the queue behind it waited for good; the task holds its own copy of the
