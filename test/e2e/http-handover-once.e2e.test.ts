@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrashRig, type CrashRig } from '../support/crash-rig.js';
 import { ownedPartitions, sendText, taskState, waitFor } from '../support/queue-helpers.js';
 import { createAgent, createTenant } from '../../infra/db/index.js';
-import { taskPartition } from '../../actors/task/ids.js';
+import { taskPartition, taskPartitionForSender } from '../../actors/task/ids.js';
 
 const PARTITIONS = 4;
+/** Senders: at least this many, and one in every partition (a task lives in its sender's). */
 const SENDERS = 8;
 
 let rig: CrashRig;
@@ -66,28 +67,40 @@ describe('an HTTP call under way while its task partition moves', () => {
       name: 'held http',
       url: rig.agentUrl,
     });
-    const senders = await Promise.all(
-      Array.from({ length: SENDERS }, (_, i) =>
-        createAgent(rig.sql, { tenantId: t.id, name: `sender ${i}` })
-      )
-    );
+    // Whichever partitions the second node takes, each holds a task whose call is under way.
+    const senders: Array<{ apiKey: string }> = [];
+    const covered = new Set<number>();
+    while (senders.length < SENDERS || covered.size < PARTITIONS) {
+      const s = await createAgent(rig.sql, { tenantId: t.id, name: `sender ${senders.length}` });
+      senders.push(s);
+      covered.add(taskPartitionForSender(s.agent.id, PARTITIONS));
+      if (senders.length > 64) throw new Error('senders do not cover every partition');
+    }
     const tasks: Array<{ id: string; senderKey: string }> = [];
     for (const [i, s] of senders.entries()) {
       const sent = await sendText(a.url, s.apiKey, http.agent.id, `m${i}`);
       expect(sent.error).toBeUndefined();
       tasks.push({ id: sent.result!.id, senderKey: s.apiKey });
     }
-    await waitFor('every message called, held open', () => received.length === SENDERS, 15_000);
+    await waitFor(
+      'every message called, held open',
+      () => received.length === senders.length,
+      15_000
+    );
 
     // A second node joins: the partitions it takes move while their calls are under way on `a`.
     const b = await rig.startNode('handover-b', [a]);
-    const moved = new Set(await ownedPartitions(b.url));
+    let moved = new Set<number>();
+    await waitFor('the second node to name its partitions', async () => {
+      moved = new Set(await ownedPartitions(b.url));
+      return moved.size > 0;
+    });
     const movedTasks = tasks.filter((x) => moved.has(taskPartition(x.id, PARTITIONS)!));
     expect(movedTasks.length, 'tasks whose partition moved mid-call').toBeGreaterThan(0);
     // Past the new owner's handover grace (3 s from the task's last change, long gone) and its
     // restore: before the fix it had called the agent again by now.
     await new Promise((r) => setTimeout(r, 2_000));
-    expect(received.length, 'calls while the first ones are held').toBe(SENDERS);
+    expect(received.length, 'calls while the first ones are held').toBe(senders.length);
 
     holdRequests = false;
     for (const answer of held.splice(0)) answer();
@@ -103,6 +116,6 @@ describe('an HTTP call under way while its task partition moves', () => {
     const perMessage = new Map<string, number>();
     for (const r of received) perMessage.set(r.messageId, (perMessage.get(r.messageId) ?? 0) + 1);
     expect([...perMessage.values()].filter((n) => n > 1)).toEqual([]);
-    expect(received).toHaveLength(SENDERS);
+    expect(received).toHaveLength(senders.length);
   });
 });
