@@ -20,6 +20,8 @@ const BUSY = 'recipient is not keeping up; its WebSocket is backed up';
 
 /** A restored task may still be in its old owner's hands (graceful handover): wait this long. */
 const HANDOVER_GRACE_MS = 3000;
+/** How often a delivery waiting on another node's HTTP call (Task.calling) looks again. */
+const CALL_POLL_MS = 200;
 /** Retries of a delivery that failed on the hub's side (log or database unavailable). */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
@@ -178,8 +180,8 @@ export class TaskDelivery {
         // e.g. the push and the agent's answer): deliver only what the live task still holds.
         if (!host.owns(addr.partition)) return;
         try {
-          const live = await this.core.read(addr);
-          if (!live || !isPending(live, count)) return;
+          const live = await this.afterOtherCall(addr, count);
+          if (!live) return;
           await this.deliver(addr, live, live.messages.at(-1)!, release);
           return;
         } catch (err) {
@@ -194,6 +196,30 @@ export class TaskDelivery {
         this.core.o.log.warn({ err, taskId: task.id }, 'delivery stopped unexpectedly');
       }
     );
+  }
+
+  /**
+   * The live task, once no HTTP call of its pending message is under way elsewhere (Task.calling:
+   * the partition's previous owner called the agent and its answer comes here, routed); undefined
+   * when it is no longer pending here (answered, queued, moved away). Polls: the wait ends with the
+   * answer or the call's deadline.
+   */
+  private async afterOtherCall(addr: ActorAddress, count: number): Promise<Task | undefined> {
+    const { host, metrics } = this.core.o;
+    for (let waited = false; ; waited = true) {
+      const live = await this.core.read(addr);
+      if (!live || !isPending(live, count)) {
+        if (waited) metrics?.handoverCallsAwaited.inc({ outcome: 'answered' });
+        return undefined;
+      }
+      const ms = this.attempts.callWaitMs(live);
+      if (ms <= 0) {
+        if (waited) metrics?.handoverCallsAwaited.inc({ outcome: 'called_again' });
+        return live;
+      }
+      await sleep(Math.min(ms, CALL_POLL_MS));
+      if (!host.owns(addr.partition)) return undefined;
+    }
   }
 
   /**
@@ -291,7 +317,7 @@ export class TaskDelivery {
     recipient: AgentRecord,
     before: Promise<void> | undefined
   ): Promise<void> {
-    const outcome = await this.attempts.attempt(task, message, recipient, 'http');
+    const outcome = await this.attempts.attempt(task, message, recipient, 'http', { owner: true });
     if (outcome.kind === 'answered') {
       await this.attempts.applyAnswer(addr, recipient.id, outcome.answer);
       return;
@@ -345,7 +371,7 @@ export class TaskDelivery {
       await this.callInTurn(task, (before) => this.call(addr, task, message, recipient, before));
       return;
     }
-    const outcome = await this.attempts.attempt(task, message, recipient, route);
+    const outcome = await this.attempts.attempt(task, message, recipient, route, { owner: true });
     switch (outcome.kind) {
       case 'pushed':
         pushed();

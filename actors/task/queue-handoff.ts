@@ -11,6 +11,10 @@ import type { EventsReport } from './events-report.js';
 import type { TaskCore } from './task-core.js';
 import type { TaskInput } from './task.events.js';
 
+/** How long a queued delivery waits for another node's HTTP call of it (Task.calling), polling. */
+const QUEUE_CALL_WAIT_MS = 3000;
+const QUEUE_CALL_POLL_MS = 200;
+
 /** The failure text senders see when a queued message's TTL ran out. */
 const EXPIRED = 'message expired in the queue before it could be delivered (effective TTL elapsed)';
 
@@ -65,8 +69,21 @@ export class QueueHandoff implements QueueDelegate {
   ): Promise<'delivered' | 'busy' | 'offline' | 'gone'> {
     const { o } = this.core;
     const addr = this.core.address(entry.taskId);
-    const task = await this.core.read(addr);
+    let task = await this.core.read(addr);
     if (!task || TerminalStates.has(task.status.state)) return 'gone';
+    // Another node is calling the HTTP agent with it (Task.calling: this queue's previous owner
+    // before a move, or the task's owner whose call just failed and queued it, its `task.queued`
+    // not written yet): its answer or its queued mark comes soon, so this waits a moment for it,
+    // then counts the agent busy (the queue tries again later) rather than call it again.
+    for (let waited = 0; this.attempts.callWaitMs(task) > 0; waited += QUEUE_CALL_POLL_MS) {
+      if (waited >= QUEUE_CALL_WAIT_MS) return 'busy';
+      await new Promise((r) => setTimeout(r, QUEUE_CALL_POLL_MS));
+      task = await this.core.read(addr);
+      // Answered or finished meanwhile: that call delivered it.
+      if (!task || TerminalStates.has(task.status.state) || task.delivery === undefined) {
+        return 'gone';
+      }
+    }
     // The record at the queued message's position held no message: it was not the record this
     // queue wrote there (seen after a NATS server was cut from the other two). Every attempt then
     // failed on it and the queue behind it waited for good; the task holds its own copy of the

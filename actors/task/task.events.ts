@@ -7,6 +7,11 @@ export type RespondState = Exclude<TaskStateName, 'submitted' | 'canceled'>;
 export type TaskEvent =
   /** Delivered. `node`: the node holding the recipient's WebSocket (its answer comes that way). */
   | { type: 'task.start'; at: number; node?: string }
+  /**
+   * `node` is about to call the HTTP agent with the undelivered message and gives the call up by
+   * `until`: durable before the call, so a node that takes the delivery over waits for its answer.
+   */
+  | { type: 'task.calling'; at: number; node: string; until: number }
   /** The undelivered message went to the recipient's queue; the queue's drain delivers it. */
   | { type: 'task.queued'; at: number }
   /**

@@ -239,6 +239,31 @@ describe('task machine', () => {
       expect(a.getSnapshot().context.received).toBeUndefined();
     });
 
+    it('task.calling marks an HTTP call under way until the message is answered, queued or delivered', () => {
+      const a = start();
+      a.send({ type: 'task.calling', at: 2, node: 'n1', until: 40_000 });
+      expect(a.getSnapshot().value).toBe('submitted');
+      // Bookkeeping only: no observable change, no rev, the status keeps its time.
+      expect(a.getSnapshot().context).toMatchObject({
+        calling: { node: 'n1', until: 40_000 },
+        delivery: 'pending',
+        rev: 1,
+        status: { state: 'submitted', timestamp: 1000 },
+      });
+      a.send({ type: 'task.respond', at: 3, by: B, state: 'completed', message: undefined });
+      expect(a.getSnapshot().context.calling).toBeUndefined();
+
+      const q = start();
+      q.send({ type: 'task.calling', at: 2, node: 'n1', until: 40_000 });
+      q.send({ type: 'task.queued', at: 3 });
+      expect(q.getSnapshot().context.calling).toBeUndefined();
+      // Once delivered, a late marker changes nothing.
+      q.send({ type: 'task.start', at: 4 });
+      const before = q.getSnapshot();
+      q.send({ type: 'task.calling', at: 5, node: 'n2', until: 40_000 });
+      expect(q.getSnapshot()).toBe(before);
+    });
+
     it('task.received from anyone but the recipient changes nothing', () => {
       const a = start();
       a.send({ type: 'task.start', at: 2, node: 'n1' });

@@ -17,6 +17,7 @@ const statusText = (e: TaskEvent): string | undefined => {
     case 'task.expire':
       return 'message expired before it could be delivered';
     case 'task.start':
+    case 'task.calling':
     case 'task.input':
     case 'task.queued':
     case 'task.redeliver':
@@ -66,12 +67,17 @@ export const taskMachine = setup({
     markDelivered: assign(({ event }) => ({
       delivery: undefined,
       deliveredVia: event.type === 'task.start' ? event.node : undefined,
+      calling: undefined,
     })),
-    markQueued: assign({ delivery: 'queued' as const }),
+    markCalling: assign(({ event }) =>
+      event.type === 'task.calling' ? { calling: { node: event.node, until: event.until } } : {}
+    ),
+    markQueued: assign({ delivery: 'queued' as const, calling: undefined }),
     markPending: assign({
       delivery: 'pending' as const,
       deliveredVia: undefined,
       received: undefined,
+      calling: undefined,
     }),
     markReceived: assign({ received: true as const }),
     appendMessage: assign(({ context, event }) => {
@@ -154,6 +160,7 @@ export const taskMachine = setup({
           target: 'working',
           actions: [{ type: 'setStatus', params: { state: 'working' } }, 'markDelivered'],
         },
+        'task.calling': { guard: 'undelivered', actions: 'markCalling' },
         'task.queued': { guard: 'undelivered', actions: 'markQueued' },
         // The push's acknowledgement can overtake the owner's own task.start.
         'task.received': { guard: 'acknowledges', actions: 'markReceived' },
@@ -190,6 +197,7 @@ export const taskMachine = setup({
       on: {
         // A continuation's message (task.input) is delivered, queued or pushed again here.
         'task.start': { guard: 'undelivered', actions: 'markDelivered' },
+        'task.calling': { guard: 'undelivered', actions: 'markCalling' },
         'task.queued': { guard: 'undelivered', actions: 'markQueued' },
         'task.redeliver': { guard: 'redeliverable', actions: 'markPending' },
         'task.received': { guard: 'acknowledges', actions: 'markReceived' },

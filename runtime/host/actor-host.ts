@@ -15,7 +15,7 @@ import {
   subjects,
 } from '../bus/index.js';
 import type { HandoverReason, PartitionHandler, PartitionLog } from '../cluster/index.js';
-import { HubError, UnavailableError } from '../errors/index.js';
+import { HubError, UnavailableError, fromWire } from '../errors/index.js';
 import type { InspectFilter, InspectionEvent } from '../inspect/index.js';
 import { throttledLog } from '../log/index.js';
 import { callOwner, respondOwner } from './owner-rpc.js';
@@ -98,6 +98,11 @@ export class ActorHost implements PartitionHandler {
     return this.parts.has(partition);
   }
 
+  /** This node's id (membership, the partition locks). */
+  get nodeId(): string {
+    return this.o.nodeId;
+  }
+
   // ---- PartitionHandler -------------------------------------------------------------------
 
   async activate(partition: number, label: string, log: PartitionLog): Promise<void> {
@@ -134,18 +139,23 @@ export class ActorHost implements PartitionHandler {
   /**
    * Deliver an event to an actor, spawning it from `spawn.input` when it does not exist yet, and
    * resolve once the resulting state is durable. Without `spawn`, a missing actor is NOT_FOUND.
+   * `ownerOnly`: applied here, once, or refused (UNAVAILABLE) when this node does not own the
+   * partition or its log refuses the write (fenced): never routed to another owner, so success
+   * means this node owned the actor when the change became durable.
    */
   async send<E extends EventObject>(
     addr: ActorAddress,
     event: E | undefined,
     spawn?: SpawnOptions,
-    opts: { lingerMs?: number } = {}
+    opts: { lingerMs?: number; ownerOnly?: boolean } = {}
   ): Promise<SendResult> {
     const req: ActorRequest = { op: 'send', kind: addr.kind, id: addr.id };
     if (event) req.event = event;
     if (spawn) req.spawn = spawn;
     if (opts.lingerMs) req.lingerMs = opts.lingerMs;
-    const r = await this.route(addr.partition, req);
+    const r = opts.ownerOnly
+      ? await this.serveHere(addr.partition, req)
+      : await this.route(addr.partition, req);
     if (!r) throw new HubError('NOT_FOUND', `no live ${addr.kind} actor ${addr.id}`);
     return r;
   }
@@ -206,6 +216,15 @@ export class ActorHost implements PartitionHandler {
     return callOwner<SendResult | null>(this.o, partition, 'actor', req, () =>
       this.parts.has(partition) ? this.serve(req, partition) : undefined
     );
+  }
+
+  private async serveHere(partition: number, req: ActorRequest): Promise<SendResult | null> {
+    if (!this.parts.has(partition)) {
+      throw new UnavailableError(`partition ${partition} is not owned by this node`);
+    }
+    const r = await this.serve(req, partition);
+    if (r.ok) return r.result;
+    throw fromWire(r.error);
   }
 
   private serve(req: ActorRequest, partition: number): Promise<ActorReply> {

@@ -47,6 +47,12 @@ export interface HubMetrics {
   readonly socketCloseRedeliveries: Counter;
   /** Restored actors dropped as a write their owner took for failed, superseded by a retry. */
   readonly unacknowledgedSpawnsDropped: Counter;
+  /**
+   * Deliveries that waited for another node's HTTP call of the same message (Task.calling), by
+   * outcome: `answered` (it was answered or queued meanwhile, no second call) or `called_again`
+   * (the call's deadline passed: the agent is called again, at-least-once).
+   */
+  readonly handoverCallsAwaited: Counter<'outcome'>;
   /** Queue deliveries by outcome (`delivered`, `busy`, `offline`, `gone`, `expired`): the drain rate. */
   readonly queueDeliveries: Counter<'outcome'>;
   /** Idle queues of connected recipients the watchdog had to wake: each is a wake-up that was lost. */
@@ -98,6 +104,12 @@ export function createMetrics(
     redeliveries: new Counter({
       name: 'burrow_redeliveries_total',
       help: 'Messages delivered again after the node holding the socket went away',
+      registers: [registry],
+    }),
+    handoverCallsAwaited: new Counter({
+      name: 'burrow_handover_calls_awaited_total',
+      help: "Deliveries that waited for another node's HTTP call of the same message, by outcome (answered, called_again)",
+      labelNames: ['outcome'],
       registers: [registry],
     }),
     socketCloseRedeliveries: new Counter({

@@ -77,6 +77,12 @@ export interface Task {
    * frame), so a node loss does not push it again.
    */
   received?: true;
+  /**
+   * Hub-internal: `node` is calling the HTTP agent with the latest message and writes its answer;
+   * it gives the call up by `until` (epoch ms). Another node that would deliver the message (a new
+   * owner after a move, the recipient's queue) waits for that answer first. Cleared with delivery.
+   */
+  calling?: { node: string; until: number };
   events: TaskEventRecord[];
   rev: number;
 }

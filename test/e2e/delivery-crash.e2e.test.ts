@@ -39,7 +39,14 @@ function onRequest(body: unknown, res: ServerResponse): void {
 }
 
 beforeAll(async () => {
-  rig = await startCrashRig({ name: 'delivery-crash', partitions: 4, agent: onRequest });
+  // The first call is marked as under way until its deadline (the timeout + 5 s, Task.calling):
+  // the new owner calls again only then, so a short timeout keeps the test short.
+  rig = await startCrashRig({
+    name: 'delivery-crash',
+    partitions: 4,
+    agent: onRequest,
+    env: { HTTP_AGENT_TIMEOUT_MS: '8000' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -67,7 +74,8 @@ describe('delivery across kill -9 of the hub', () => {
     expect((await first.exited).signal).toBe('SIGKILL');
     holdRequests = false;
 
-    // A different node takes the partitions over: it finds the task still pending and delivers.
+    // A different node takes the partitions over: it finds the task still pending and delivers,
+    // once the dead node's call is past its deadline (13 s after it began).
     const second = await rig.startNode('deliver-b');
     await waitFor('the delivery by the new owner', () => received.length >= 2, 30_000);
     await waitFor(

@@ -24,8 +24,11 @@ export interface CrashRig {
   readonly sql: Db;
   /** The agent's A2A URL (…/a2a), to register it as an HTTP agent. */
   readonly agentUrl: string;
-  /** Starts a hub process and waits until it owns every partition. */
-  startNode(nodeId: string): Promise<HubProcess>;
+  /**
+   * Starts a hub process and waits until it owns every partition, or, joining the live nodes
+   * `alongside`, until they and it own them all between them, each at least one.
+   */
+  startNode(nodeId: string, alongside?: readonly HubProcess[]): Promise<HubProcess>;
   close(): Promise<void>;
 }
 
@@ -53,7 +56,7 @@ export async function startCrashRig(o: CrashRigOptions): Promise<CrashRig> {
   return {
     sql,
     agentUrl: `${agent.origin}/a2a`,
-    async startNode(nodeId) {
+    async startNode(nodeId, alongside = []) {
       const p = await startHubProcess({
         env: {
           NATS_URL: nats.url,
@@ -70,7 +73,10 @@ export async function startCrashRig(o: CrashRigOptions): Promise<CrashRig> {
         readyTimeoutMs: 60_000,
       });
       started.push(p);
-      await waitOwnership([p.url], o.partitions, { ms: 45_000 });
+      await waitOwnership([...alongside.map((h) => h.url), p.url], o.partitions, {
+        ms: 45_000,
+        eachOwnsOne: alongside.length > 0,
+      });
       return p;
     },
     async close() {
