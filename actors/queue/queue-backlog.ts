@@ -9,6 +9,13 @@ import { decodeJson, encodeJson, subjects, type Bus } from '../../runtime/bus/in
 
 /** How long to wait before reading again the backlogs whose owners did not answer. */
 const RETRY_MS = 1000;
+/**
+ * How often every backlog is read again anyway. A NATS server cut from the others splits the
+ * cluster's core messaging without the hub's connection dropping: broadcasts published on the
+ * other side are lost and no reconnect says so (partitions seed 193519858: a message pushed
+ * directly past its sender's queued one, 9 s after the heal).
+ */
+const REFRESH_MS = 15_000;
 
 export interface QueueBacklogOptions {
   bus: Bus;
@@ -27,6 +34,7 @@ export class QueueBacklog {
    */
   private readonly known = new Set<number>();
   private syncTimer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
   private sub: Subscription | undefined;
   private stopped = false;
 
@@ -50,11 +58,34 @@ export class QueueBacklog {
       for (const p of owned()) this.known.add(p);
       this.sync();
     });
+    this.refreshTimer = setInterval(() => this.refresh(owned), REFRESH_MS);
+    this.refreshTimer.unref();
+  }
+
+  /**
+   * Reads again the backlog of every partition this node does not own, adding what broadcasts
+   * missed (on the cluster's membership changing, and every REFRESH_MS). A recipient no longer
+   * backed up that stays listed only sends its next messages through its queue, which broadcasts
+   * again once it drains.
+   */
+  refresh(owned: () => Iterable<number>): void {
+    if (this.stopped) return;
+    const mine = new Set(owned());
+    for (let p = 0; p < this.o.partitions; p++) {
+      if (mine.has(p)) continue;
+      this.o.read(p).then(
+        (recipients) => {
+          for (const r of recipients) this.recipients.add(r);
+        },
+        () => undefined
+      );
+    }
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.syncTimer);
+    clearInterval(this.refreshTimer);
     this.sub?.unsubscribe();
   }
 

@@ -139,6 +139,11 @@ export class QueueService implements PartitionHandler {
     return this.backlog.has(recipientId, this.partitionOf(tenantId));
   }
 
+  /** The cluster's membership changed: broadcasts from across a split may have been lost. */
+  membershipChanged(): void {
+    this.backlog.refresh(() => this.parts.keys());
+  }
+
   /** Called with the partition whenever any node activates a queue partition. */
   onActivated(fn: (partition: number) => void): void {
     this.activations.on(fn);

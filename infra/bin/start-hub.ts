@@ -360,7 +360,10 @@ export async function startHub(config: Config, log: Logger): Promise<Hub> {
         contextPeer(sql, contextId, agentId)
       )),
   });
-  membership.onChange(() => tasks.nodesChanged());
+  membership.onChange(() => {
+    tasks.nodesChanged();
+    queues.membershipChanged();
+  });
   const inboundMail = await startInboundMail({ sql, tasks, mail: config.mail, log });
   host.onDurable('task', (_addr, view, json) => taskIndex.add(view.context as Task, json));
   host.onRestored('task', (_addr, view) => taskIndex.add(view.context as Task));
