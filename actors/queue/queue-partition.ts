@@ -7,6 +7,7 @@ import {
   decodeJson,
   assertReplayComplete,
   idleGuard,
+  storedCount,
   isNoMessage,
   streams,
   subjects,
@@ -160,10 +161,7 @@ export async function relocate(bus: Bus, qp: QueuePartition, cut: number): Promi
 export async function replayQueues(bus: Bus, log: Logger, label: string): Promise<QueueReplay> {
   const stream = streams.partition(label);
   const filter = subjects.queuedAll(label);
-  const counted = async () => {
-    const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
-    return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
-  };
+  const counted = () => storedCount(bus, stream, filter);
   const count = await counted();
   const out = new QueueReplay();
   if (count === 0) return out;

@@ -33,6 +33,7 @@ export {
 } from './events.js';
 export { JetStreamPublisher, PublishError, type PubAck } from './publisher.js';
 export { assertReplayComplete, idleGuard, type IdleGuard } from './idle-guard.js';
+export { storedCount } from './stored-count.js';
 export {
   FINAL_RESERVE,
   RECORD_HEADROOM,

@@ -2,7 +2,7 @@
 // the newest snapshot of each actor wins; live ones are started again, finished ones stay in the
 // log only, and recent spawn keys are remembered again.
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { assertReplayComplete, idleGuard, streams, subjects } from '../bus/index.js';
+import { assertReplayComplete, idleGuard, storedCount, streams, subjects } from '../bus/index.js';
 import { fromRecord, type DecodedRecord, type StoredActor } from './actor-record.js';
 import { actorKey, type HostContext, type PartitionActors } from './partition-actors.js';
 
@@ -14,10 +14,7 @@ export async function restoreActors(ctx: HostContext, part: PartitionActors): Pr
   const { bus, log, metrics } = ctx.o;
   const stream = streams.partition(label);
   const filter = subjects.actorSnapshotsAll(label);
-  const counted = async () => {
-    const info = await bus.jsm.streams.info(stream, { subjects_filter: filter });
-    return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
-  };
+  const counted = () => storedCount(bus, stream, filter);
   const count = await counted();
   if (count === 0) return;
   // Every stored snapshot, oldest first: superseded ones stay in the log until it is compacted
