@@ -12,6 +12,7 @@
 // whose first entry replaces BENCH_AGENTS; default BENCH_AGENTS,BENCH_LARGE_AGENTS, the latter
 // 1,000,000, 0 skipping it): seed, load, and the uncached search and nearby latencies beside
 // `SELECT 1`. BENCH_KEEP_DB=1 keeps each size's seed for the next run (seeded-directory.ts).
+import { copyFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
 import { startHubProcess } from '../support/hub-process.js';
@@ -349,6 +350,8 @@ async function discoverAt(
   try {
     const load = await measureDirectoryLoad(db.url);
     hub = await startHubProcess({
+      // e.g. HUB_NODE_ARGS=--trace-gc with BENCH_HUB_LOG=/tmp/hub.log to see the hub's GC pauses.
+      ...(process.env.HUB_NODE_ARGS ? { nodeArgs: process.env.HUB_NODE_ARGS.split(' ') } : {}),
       env: {
         NATS_URL: nats.url,
         DATABASE_URL: db.url,
@@ -375,6 +378,8 @@ async function discoverAt(
       ...(await measureDirectory(hub.url, sql, only)),
     };
   } finally {
+    if (hub !== undefined && process.env.BENCH_HUB_LOG)
+      copyFileSync(hub.logFile, `${process.env.BENCH_HUB_LOG}.${agents}`);
     await hub?.close();
     await sql.end({ timeout: 5 });
     await db.drop();
