@@ -46,6 +46,51 @@ interface Jsz {
   meta_cluster?: { leader?: string };
 }
 
+/** The JetStream meta leader as NATS node `n` sees it (undefined: none); throws if unreachable. */
+async function metaLeaderSeenBy(lab: NetLab, n: string): Promise<string | undefined> {
+  const jsz = (await getJson(`${natsMonitorUrl(lab, n)}/jsz`)) as Jsz;
+  return jsz.meta_cluster?.leader || undefined;
+}
+
+/** NATS node `n`'s monitoring endpoint, as the test process reaches it. */
+export function natsMonitorUrl(lab: NetLab, n: string): string {
+  return `http://${lab.node(n).addr}:${MONITOR_PORT}`;
+}
+
+/** NATS node `n`'s client URL, as the test process reaches it. */
+export function natsClientUrl(lab: NetLab, n: string): string {
+  return `nats://${lab.node(n).addr}:${CLIENT_PORT}`;
+}
+
+/**
+ * The 3 NATS servers of NATS_NODES, clustered with JetStream (file store under `dir`), one in each
+ * namespace of `lab` of that name; resolves once each sees a meta leader. Each process is put in
+ * `into` as it is spawned, so the caller stops them even if the wait fails.
+ */
+export async function startNatsServers(
+  lab: NetLab,
+  dir: string,
+  into: Map<string, NatsProcess>
+): Promise<void> {
+  const clusterName = `burrow-netns-${randomBytes(4).toString('hex')}`;
+  const routes = NATS_NODES.map((n) => `nats://${lab.node(n).addr}:${ROUTE_PORT}`).join(',');
+  for (const n of NATS_NODES) {
+    const proc = new NatsProcess(join(dir, `${n}.log`), lab.node(n).ns);
+    into.set(n, proc);
+    proc.spawn([
+      ...['-a', '0.0.0.0', '-p', String(CLIENT_PORT), '-m', String(MONITOR_PORT)],
+      ...['-n', `hub-${n}`, '--cluster_name', clusterName],
+      ...['--cluster', `nats://0.0.0.0:${ROUTE_PORT}`, '--routes', routes],
+      ...['-js', '-sd', join(dir, n), '-l', join(dir, `${n}.log`), '-P', join(dir, `${n}.pid`)],
+    ]);
+  }
+  await Promise.all(
+    NATS_NODES.map((n) =>
+      into.get(n)!.waitFor('seeing a JetStream meta leader', () => metaLeaderSeenBy(lab, n), 60_000)
+    )
+  );
+}
+
 /** `env`: more hub settings (a test's, e.g. its HTTP agents' retry interval). */
 export async function startNetnsCluster(
   name: string,
@@ -59,11 +104,7 @@ export async function startNetnsCluster(
   let db: TestDatabase | undefined;
   let proxy: TcpProxy | undefined;
   let sql: Db | undefined;
-  const monitor = (n: string) => `http://${lab.node(n).addr}:${MONITOR_PORT}`;
-  const metaLeader = async (n: string) => {
-    const jsz = (await getJson(`${monitor(n)}/jsz`)) as Jsz;
-    return jsz.meta_cluster?.leader || undefined;
-  };
+  const metaLeader = (n: string) => metaLeaderSeenBy(lab, n);
 
   const close = async () => {
     keepHubLogs(name, hubs);
@@ -77,23 +118,7 @@ export async function startNetnsCluster(
   };
 
   try {
-    const clusterName = `burrow-netns-${randomBytes(4).toString('hex')}`;
-    const routes = NATS_NODES.map((n) => `nats://${lab.node(n).addr}:${ROUTE_PORT}`).join(',');
-    for (const n of NATS_NODES) {
-      const proc = new NatsProcess(join(dir, `${n}.log`), lab.node(n).ns);
-      nats.set(n, proc);
-      proc.spawn([
-        ...['-a', '0.0.0.0', '-p', String(CLIENT_PORT), '-m', String(MONITOR_PORT)],
-        ...['-n', `hub-${n}`, '--cluster_name', clusterName],
-        ...['--cluster', `nats://0.0.0.0:${ROUTE_PORT}`, '--routes', routes],
-        ...['-js', '-sd', join(dir, n), '-l', join(dir, `${n}.log`), '-P', join(dir, `${n}.pid`)],
-      ]);
-    }
-    await Promise.all(
-      NATS_NODES.map((n) =>
-        nats.get(n)!.waitFor('seeing a JetStream meta leader', () => metaLeader(n), 60_000)
-      )
-    );
+    await startNatsServers(lab, dir, nats);
     db = await createTestDatabase('burrow_fault');
     const dbUrl = new URL(db.url);
     proxy = await startTcpProxy(Number(dbUrl.port || 5432), {
@@ -103,7 +128,7 @@ export async function startNetnsCluster(
     dbUrl.hostname = lab.service;
     dbUrl.port = String(proxy.port);
     sql = createDb(db.url, { max: 4 });
-    const natsUrls = NATS_NODES.map((n) => `nats://${lab.node(n).addr}:${CLIENT_PORT}`);
+    const natsUrls = NATS_NODES.map((n) => natsClientUrl(lab, n));
     // One at a time: the first provisions the streams and locks alone (several at once time out).
     for (const [i, n] of HUB_NODES.entries()) {
       const node = lab.node(n);
