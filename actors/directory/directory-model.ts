@@ -21,45 +21,40 @@ import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
 
+/**
+ * One place of an agent: what a nearby answer shows of it besides its coordinates, which its cell
+ * keeps in number arrays (a double in a record is an object of its own to the collector).
+ */
 export interface ModelLocation {
-  readonly agent: ModelAgent;
-  readonly tag: string;
-  readonly lat: number;
-  readonly lng: number;
+  readonly slot: number;
+  /** Its cell's key (cellOf). */
+  readonly cell: number;
   readonly displayName: string;
   readonly country: string;
-  readonly position: number;
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
 }
 
 /**
- * What the model keeps of an agent beside its columns (SlotColumns: visibility, verification,
- * rating, usage, creation) and its tsvector (TsvPool). Value lists are the model's shared
- * copies, and empty ones the one EMPTY array: an agent costs its own strings and little more.
+ * An agent's filter values (what its index entries were made from), decoded from the one string
+ * the model keeps of them per slot (see DirectoryModel.keysBySlot).
  */
-export interface ModelAgent {
-  readonly slot: number;
-  readonly id: string;
-  readonly tenantId: string;
+export interface AgentKeys {
   readonly categoryKey: string | null;
   readonly tagKeys: readonly string[];
   readonly skillTags: readonly string[];
   readonly contentModes: readonly string[];
   readonly countries: readonly string[];
+}
+
+/** What a listing shows of an agent beyond its columns, decoded from its slot's string. */
+export interface AgentListing {
   readonly name: string;
   readonly description: string;
   readonly category: string | null;
-  readonly tags: readonly string[];
+  readonly tags: string[];
   readonly featured: boolean;
   readonly websiteUrl: string | null;
   readonly docsUrl: string | null;
-  /** EMPTY until the agent has a place. */
-  locations: readonly ModelLocation[];
 }
-
-const EMPTY: readonly never[] = Object.freeze([]);
 
 export interface ModelTenant {
   readonly id: string;
@@ -151,12 +146,21 @@ export const lngCell = (lng: number): number =>
 const cellOf = (lat: number, lng: number): number => latCell(lat) * LNG_CELLS + lngCell(lng);
 
 export class DirectoryModel {
-  /** By id; sharded so that no growth of it rehashes a million entries at once. */
-  readonly agents = new ShardedMap<ModelAgent>();
-  /** slot → agent; holes are free slots. */
-  readonly bySlot: Array<ModelAgent | undefined> = [];
-  /** slot → the agent's id: sorts that fall to the id compare them without visiting records. */
+  /** id → slot; sharded so that no growth of it rehashes a million entries at once. */
+  readonly slots = new ShardedMap<number>();
+  /** slot → the agent's id (sorts that fall to the id compare these); holes are free slots. */
   readonly idBySlot: Array<string | undefined> = [];
+  /**
+   * slot → the agent's filter values, and what its listing shows, each as one JSON string
+   * (keysOf, listingOf decode them). An agent costs the heap its id and these two flat strings,
+   * which the collector marks without looking inside, instead of a record holding a dozen
+   * references and lists of its own: at a million agents, those seven or so objects per agent
+   * made each full collection long enough to stall searches (issue 31).
+   */
+  readonly keysBySlot: Array<string | undefined> = [];
+  readonly listingBySlot: Array<string | undefined> = [];
+  /** slot → its places, for the agents that have any. */
+  readonly locationsBySlot = new Map<number, ModelLocation[]>();
   readonly tenants = new Map<string, ModelTenant>();
   private readonly byNameLower = new Map<string, string>();
   private readonly bySlug = new Map<string, string>();
@@ -180,7 +184,40 @@ export class DirectoryModel {
   /** What searches read by slot, without touching an agent's record (see SlotColumns). */
   cols = new SlotColumns(1024);
   private readonly tenantOrdinals = new Map<string, number>();
+  /** ordinal → tenant id (cols.tenant holds the ordinal). */
+  private readonly tenantIds: string[] = [];
   private stampCounter = 0;
+
+  /** How many agents the model holds. */
+  get agentCount(): number {
+    return this.slots.size;
+  }
+
+  /** One past the highest slot in use or free: what a bitset over slots must hold. */
+  get slotSpan(): number {
+    return this.idBySlot.length;
+  }
+
+  /** The tenant of the agent at `slot`. */
+  tenantIdOf(slot: number): string {
+    return this.tenantIds[this.cols.tenant[slot] as number] as string;
+  }
+
+  /** The filter values of the agent at `slot`. */
+  keysOf(slot: number): AgentKeys {
+    const [categoryKey, tagKeys, skillTags, contentModes, countries] = JSON.parse(
+      this.keysBySlot[slot] as string
+    ) as [string | null, string[], string[], string[], string[]];
+    return { categoryKey, tagKeys, skillTags, contentModes, countries };
+  }
+
+  /** What a listing shows of the agent at `slot` beyond its columns. */
+  listingOf(slot: number): AgentListing {
+    const [name, description, category, tags, featured, websiteUrl, docsUrl] = JSON.parse(
+      this.listingBySlot[slot] as string
+    ) as [string, string, string | null, string[], boolean, string | null, string | null];
+    return { name, description, category, tags, featured, websiteUrl, docsUrl };
+  }
 
   /** Slot's tsvector (materialized: for the agents a search tests or ranks). */
   tsvOf(slot: number): TsVector {
@@ -199,7 +236,7 @@ export class DirectoryModel {
    * of every column at once) while it runs.
    */
   reserve(agents: number): void {
-    if (!this.bulk || this.bySlot.length > 0 || agents + 1024 <= this.cols.capacity) return;
+    if (!this.bulk || this.idBySlot.length > 0 || agents + 1024 <= this.cols.capacity) return;
     this.cols = new SlotColumns(agents + 1024);
   }
 
@@ -209,7 +246,7 @@ export class DirectoryModel {
    */
   *finishBulk(budget: number): Generator<void> {
     yield* this.tsvs.compacting(budget);
-    const slots = this.bySlot.length;
+    const slots = this.idBySlot.length;
     yield* this.lexemes.build(this.tsvs, slots, this.tsvs.lexemeTexts.length, budget);
     yield* this.lexemeOrder.sortAll(budget);
     for (const index of this.indexes()) yield* index.settle();
@@ -278,28 +315,24 @@ export class DirectoryModel {
     for (const id of agentIds) if (!kept.has(id)) this.removeAgent(id);
     for (const row of rows) this.upsertAgent(row);
     for (const l of locations) {
-      const agent = this.agents.get(l.agentId);
-      if (agent === undefined) continue;
+      const slot = this.slots.get(l.agentId);
+      if (slot === undefined) continue;
+      const key = cellOf(l.lat, l.lng);
       const location: ModelLocation = {
-        agent,
-        tag: this.canon(l.tag),
-        lat: l.lat,
-        lng: l.lng,
+        slot,
+        cell: key,
         displayName: this.canon(l.displayName),
         country: this.canon(l.country),
-        position: l.position,
-        x: l.x,
-        y: l.y,
-        z: l.z,
       };
-      agent.locations = [...agent.locations, location];
-      const key = cellOf(l.lat, l.lng);
+      const places = this.locationsBySlot.get(slot);
+      if (places === undefined) this.locationsBySlot.set(slot, [location]);
+      else places.push(location);
       let cell = this.cells.get(key);
       if (cell === undefined) {
         cell = new Cell();
         this.cells.set(key, cell);
       }
-      cell.add(location);
+      cell.add(location, l);
     }
   }
 
@@ -315,7 +348,7 @@ export class DirectoryModel {
   }
 
   private takeSlot(): number {
-    const slot = this.freeSlots.pop() ?? this.bySlot.length;
+    const slot = this.freeSlots.pop() ?? this.idBySlot.length;
     if (slot >= this.cols.capacity) this.cols = this.cols.grown(this.cols.capacity * 2);
     return slot;
   }
@@ -325,120 +358,82 @@ export class DirectoryModel {
    * the most common change) keeps its slot and index entries: only the record is replaced.
    */
   private upsertAgent(row: DirectoryModelAgentRow): void {
-    const old = this.agents.get(row.id);
+    const old = this.slots.get(row.id);
     const tsv = parseTsVector(row.tsv);
-    if (old !== undefined && this.sameIndexEntries(old, row, tsv)) {
+    const keys = keysJson(row);
+    if (
+      old !== undefined &&
+      this.keysBySlot[old] === keys &&
+      this.tenantIdOf(old) === row.tenantId &&
+      // Positions and weights too: the postings keep each lexeme's share of the rank.
+      this.tsvs.same(old, tsv)
+    ) {
       this.dropLocations(old);
-      this.place(row, old.slot);
+      this.place(row, old, keys);
       return;
     }
-    if (old !== undefined) this.removeAgent(old.id);
-    const agent = this.place(row, this.takeSlot());
-    const slot = agent.slot;
+    if (old !== undefined) this.removeAgent(row.id);
+    const slot = this.takeSlot();
+    this.place(row, slot, keys);
     this.tsvs.put(slot, tsv);
     if (!this.bulk) {
       this.tsvs.visit(slot, (id, pos, start, end) => {
         this.lexemes.add(id, slot, orEntryFloat(pos, start, end));
       });
     }
-    if (agent.categoryKey !== null) this.categories.add(agent.categoryKey, slot);
-    for (const v of agent.tagKeys) this.tags.add(v, slot);
-    for (const v of agent.skillTags) this.skillTags.add(v, slot);
-    for (const v of agent.contentModes) this.contentModes.add(v, slot);
-    for (const v of agent.countries) this.countries.add(v, slot);
-    this.byTenant.add(agent.tenantId, slot);
+    // Index keys as the model's shared flat copies (see canon).
+    if (row.categoryKey !== null) this.categories.add(this.canon(row.categoryKey), slot);
+    for (const v of row.tagKeys) this.tags.add(this.canon(v), slot);
+    for (const v of row.skillTags) this.skillTags.add(this.canon(v), slot);
+    for (const v of row.contentModes) this.contentModes.add(this.canon(v), slot);
+    for (const v of row.countries) this.countries.add(this.canon(v), slot);
+    this.byTenant.add(this.canon(row.tenantId), slot);
   }
 
-  private place(row: DirectoryModelAgentRow, slot: number): ModelAgent {
-    const tagKeys = this.canonList(row.tagKeys);
-    const tags = Array.isArray(row.tags) ? this.canonList(row.tags) : EMPTY;
-    const agent: ModelAgent = {
-      slot,
-      id: row.id,
-      tenantId: this.canon(row.tenantId),
-      categoryKey: row.categoryKey === null ? null : this.canon(row.categoryKey),
-      tagKeys,
-      skillTags: this.canonList(row.skillTags),
-      contentModes: this.sharedList(row.contentModes),
-      countries: this.sharedList(row.countries),
-      name: row.name,
-      description: row.description,
-      category: row.category === null ? null : this.canon(row.category),
-      // Tags already in their folded form (the common case) share the one list.
-      tags: sameList(tags, tagKeys) ? tagKeys : tags,
-      featured: row.featured,
-      websiteUrl: row.websiteUrl,
-      docsUrl: row.docsUrl,
-      locations: EMPTY,
-    };
-    this.bySlot[slot] = agent;
-    this.idBySlot[slot] = agent.id;
-    this.agents.set(agent.id, agent);
+  private place(row: DirectoryModelAgentRow, slot: number, keys: string): void {
+    this.idBySlot[slot] = row.id;
+    this.keysBySlot[slot] = keys;
+    this.listingBySlot[slot] = flatJson([
+      row.name,
+      row.description,
+      row.category,
+      Array.isArray(row.tags) ? row.tags : [],
+      row.featured,
+      row.websiteUrl,
+      row.docsUrl,
+    ]);
+    this.slots.set(row.id, slot);
     const c = this.cols;
     c.flags[slot] = (row.public ? PUBLIC : 0) | (row.tenantVerified ? VERIFIED : 0);
-    let ordinal = this.tenantOrdinals.get(agent.tenantId);
+    const tenantId = this.canon(row.tenantId);
+    let ordinal = this.tenantOrdinals.get(tenantId);
     if (ordinal === undefined) {
       ordinal = this.tenantOrdinals.size;
-      this.tenantOrdinals.set(agent.tenantId, ordinal);
+      this.tenantOrdinals.set(tenantId, ordinal);
+      this.tenantIds.push(tenantId);
     }
     c.tenant[slot] = ordinal;
     c.rating[slot] = row.ratingAvg;
     c.ratingCount[slot] = row.ratingCount;
     c.usage[slot] = Number(row.usageCount);
     c.created[slot] = Number(row.createdUs);
-    return agent;
   }
 
-  /** Lists of few distinct combinations (content modes, countries), each held once. */
-  private readonly lists = new Map<string, readonly string[]>();
-
-  private sharedList(values: readonly string[]): readonly string[] {
-    if (values.length === 0) return EMPTY;
-    const key = values.join('\u0000');
-    let list = this.lists.get(key);
-    if (list === undefined) {
-      list = this.canonList(values);
-      this.lists.set(key, list);
-    }
-    return list;
-  }
-
-  /** The shared copies of a list's values; the one EMPTY array for an empty list. */
-  private canonList(values: readonly string[]): readonly string[] {
-    return values.length === 0 ? EMPTY : values.map((v) => this.canon(v));
-  }
-
-  private sameIndexEntries(old: ModelAgent, row: DirectoryModelAgentRow, tsv: TsVector): boolean {
-    return (
-      old.tenantId === row.tenantId &&
-      old.categoryKey === row.categoryKey &&
-      // Positions and weights too: the postings keep each lexeme's share of the rank.
-      this.tsvs.same(old.slot, tsv) &&
-      sameList(old.tagKeys, row.tagKeys) &&
-      sameList(old.skillTags, row.skillTags) &&
-      sameList(old.contentModes, row.contentModes) &&
-      sameList(old.countries, row.countries)
-    );
-  }
-
-  private dropLocations(agent: ModelAgent): void {
-    for (const l of agent.locations) {
-      const key = cellOf(l.lat, l.lng);
+  private dropLocations(slot: number): void {
+    const places = this.locationsBySlot.get(slot);
+    if (places === undefined) return;
+    for (const l of places) {
+      const key = l.cell;
       const cell = this.cells.get(key);
       if (cell === undefined) continue;
       cell.remove(l);
       if (cell.places.length === 0) this.cells.delete(key);
     }
-    agent.locations = EMPTY;
+    this.locationsBySlot.delete(slot);
   }
 
   /** One flat copy of each filter value (see canon). */
   private readonly pool = new Map<string, string>();
-
-  /** The shared copy of a filter value when some agent holds it (compares by identity), else itself. */
-  known(value: string): string {
-    return this.pool.get(value) ?? value;
-  }
 
   /**
    * The shared flat copy of a filter value. postgres.js builds array elements a character at a
@@ -455,22 +450,24 @@ export class DirectoryModel {
   }
 
   private removeAgent(id: string): void {
-    const agent = this.agents.get(id);
-    if (agent === undefined) return;
-    const slot = agent.slot;
-    this.agents.delete(id);
-    this.bySlot[slot] = undefined;
+    const slot = this.slots.get(id);
+    if (slot === undefined) return;
+    const keys = this.keysOf(slot);
+    const tenantId = this.tenantIdOf(slot);
+    this.slots.delete(id);
     this.idBySlot[slot] = undefined;
+    this.keysBySlot[slot] = undefined;
+    this.listingBySlot[slot] = undefined;
     this.freeSlots.push(slot);
     this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);
-    if (agent.categoryKey !== null) this.categories.remove(agent.categoryKey, slot);
-    for (const v of agent.tagKeys) this.tags.remove(v, slot);
-    for (const v of agent.skillTags) this.skillTags.remove(v, slot);
-    for (const v of agent.contentModes) this.contentModes.remove(v, slot);
-    for (const v of agent.countries) this.countries.remove(v, slot);
-    this.byTenant.remove(agent.tenantId, slot);
-    this.dropLocations(agent);
+    if (keys.categoryKey !== null) this.categories.remove(keys.categoryKey, slot);
+    for (const v of keys.tagKeys) this.tags.remove(v, slot);
+    for (const v of keys.skillTags) this.skillTags.remove(v, slot);
+    for (const v of keys.contentModes) this.contentModes.remove(v, slot);
+    for (const v of keys.countries) this.countries.remove(v, slot);
+    this.byTenant.remove(tenantId, slot);
+    this.dropLocations(slot);
   }
 }
 
@@ -483,16 +480,20 @@ export class Cell {
   readonly x: number[] = [];
   readonly y: number[] = [];
   readonly z: number[] = [];
+  readonly lat: number[] = [];
+  readonly lng: number[] = [];
   readonly slot: number[] = [];
   readonly position: number[] = [];
 
-  add(l: ModelLocation): void {
+  add(l: ModelLocation, at: DirectoryModelLocationRow): void {
     this.places.push(l);
-    this.x.push(l.x);
-    this.y.push(l.y);
-    this.z.push(l.z);
-    this.slot.push(l.agent.slot);
-    this.position.push(l.position);
+    this.x.push(at.x);
+    this.y.push(at.y);
+    this.z.push(at.z);
+    this.lat.push(at.lat);
+    this.lng.push(at.lng);
+    this.slot.push(l.slot);
+    this.position.push(at.position);
   }
 
   remove(l: ModelLocation): void {
@@ -504,6 +505,8 @@ export class Cell {
       this.x,
       this.y,
       this.z,
+      this.lat,
+      this.lng,
       this.slot,
       this.position,
     ] as unknown[][]) {
@@ -575,8 +578,13 @@ export class SlotColumns {
   }
 }
 
-const sameList = (a: ArrayLike<unknown>, b: ArrayLike<unknown>): boolean => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
+/**
+ * JSON text as one flat string. V8's JSON.stringify returns a tree of string pieces (a cons string
+ * of several objects); decoding the text's UTF-8 bytes makes the single object the model means to
+ * keep (lone surrogates are escaped by JSON.stringify, so the bytes are always well-formed).
+ */
+const flatJson = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString();
+
+/** An agent's filter values as the one string the model keeps (equal strings: equal values). */
+const keysJson = (row: DirectoryModelAgentRow): string =>
+  flatJson([row.categoryKey, row.tagKeys, row.skillTags, row.contentModes, row.countries]);

@@ -179,7 +179,7 @@ export class LiveDirectory {
       usable: this.usable,
       loaded: this.generation !== undefined,
       generation: this.generation === undefined ? null : String(this.generation),
-      agents: this.model.agents.size,
+      agents: this.model.agentCount,
       fullReads: this.fullReads,
       longestLoadSliceMs: this.loadSlices.longestMs,
       longestLoadSliceCpuMs: this.loadSlices.longestCpuMs,
@@ -290,7 +290,7 @@ export class LiveDirectory {
     this.model = model;
     this.generation = BigInt(read.generation);
     this.fullReads++;
-    return model.agents.size;
+    return model.agentCount;
   }
 
   private async readChanges(): Promise<void> {

@@ -18,9 +18,10 @@ import {
   LNG_CELLS,
   lngCell,
   type DirectoryModel,
-  type ModelAgent,
   type ModelLocation,
+  type SlotIndex,
 } from './directory-model.js';
+import { hasSlot, wordsFor } from './slot-bits.js';
 
 /** earthdistance's earth(): the radius of its sphere, in its units (metres). */
 const EARTH = 6378168;
@@ -40,12 +41,16 @@ let bestPosition = new Int32Array(1024);
 let bestPlace: Array<ModelLocation | undefined> = new Array<ModelLocation | undefined>(1024).fill(
   undefined
 );
+let bestLat = new Float64Array(1024);
+let bestLng = new Float64Array(1024);
 
 function ensureScratch(slots: number): void {
   if (bestDistance.length >= slots) return;
   bestDistance = new Float64Array(slots * 2);
   bestPosition = new Int32Array(slots * 2);
   bestPlace = new Array<ModelLocation | undefined>(slots * 2).fill(undefined);
+  bestLat = new Float64Array(slots * 2);
+  bestLng = new Float64Array(slots * 2);
 }
 
 export function nearbyModel(
@@ -61,14 +66,10 @@ export function nearbyModel(
   const cz = EARTH * Math.sin(latR);
   const viewerOrd = model.tenantOrdinal(viewer.tenantId);
   const { flags, tenant } = model.cols;
-  const tagKey = r.tagKey === undefined ? undefined : model.known(r.tagKey);
-  const categoryKey = r.categoryKey === undefined ? undefined : model.known(r.categoryKey);
-  const recordCheck =
-    tagKey === undefined && categoryKey === undefined
-      ? undefined
-      : (a: ModelAgent): boolean =>
-          (tagKey === undefined || a.tagKeys.includes(tagKey)) &&
-          (categoryKey === undefined || a.categoryKey === categoryKey);
+  // The filters as sets of slots, tested a bit per place (an agent's record is a string to decode).
+  const tagBits = r.tagKey === undefined ? undefined : memberBits(model, model.tags, r.tagKey, 0);
+  const categoryBits =
+    r.categoryKey === undefined ? undefined : memberBits(model, model.categories, r.categoryKey, 1);
 
   // The cells the radius can reach, a little wider than the arc so rounding never leaves one
   // out; the box and distance tests below are the exact ones.
@@ -107,13 +108,16 @@ export function nearbyModel(
         if (((flags[slot] as number) & PUBLIC) === 0 && tenant[slot] !== viewerOrd) continue;
         const distance = arcKm(dx, dy, dz);
         if (!(distance <= s.radiusKm)) continue;
-        if (recordCheck !== undefined && !recordCheck(model.bySlot[slot] as ModelAgent)) continue;
+        if (tagBits !== undefined && !hasSlot(tagBits, slot)) continue;
+        if (categoryBits !== undefined && !hasSlot(categoryBits, slot)) continue;
         if (seen[slot] !== stamp) {
           seen[slot] = stamp;
           found.push(slot);
           bestDistance[slot] = distance;
           bestPosition[slot] = position[j] as number;
           bestPlace[slot] = cell.places[j];
+          bestLat[slot] = cell.lat[j] as number;
+          bestLng[slot] = cell.lng[j] as number;
         } else if (
           distance < (bestDistance[slot] as number) ||
           (distance === bestDistance[slot] &&
@@ -122,6 +126,8 @@ export function nearbyModel(
           bestDistance[slot] = distance;
           bestPosition[slot] = position[j] as number;
           bestPlace[slot] = cell.places[j];
+          bestLat[slot] = cell.lat[j] as number;
+          bestLng[slot] = cell.lng[j] as number;
         }
       }
     }
@@ -131,24 +137,51 @@ export function nearbyModel(
     const da = bestDistance[a] as number;
     const db = bestDistance[b] as number;
     if (da !== db) return da < db;
-    return (model.bySlot[a] as ModelAgent).id < (model.bySlot[b] as ModelAgent).id;
+    return (model.idBySlot[a] as string) < (model.idBySlot[b] as string);
   });
   return {
     count: found.length,
     agents: top.slice(s.offset).map((slot) => {
       const place = bestPlace[slot] as ModelLocation;
       // Added to the listing in place: a spread into a new object cost more than the search.
-      return Object.assign(listing(model, place.agent), {
+      return Object.assign(listing(model, place.slot), {
         location: {
           name: place.displayName,
-          lat: place.lat,
-          lng: place.lng,
+          lat: bestLat[slot] as number,
+          lng: bestLng[slot] as number,
           country: place.country,
         },
         distance: Math.round((bestDistance[slot] as number) * 1000) / 1000,
       });
     }),
   };
+}
+
+/** Scratch bitsets for filters whose lists have none of their own (reused by the next search). */
+const scratch: Uint32Array[] = [];
+
+/** The slots holding `value` in `index` as a bitset: the index's own, or one made in scratch k. */
+function memberBits(
+  model: DirectoryModel,
+  index: SlotIndex,
+  value: string,
+  k: number
+): Uint32Array {
+  const own = index.bitsOf(value);
+  if (own !== undefined) return own;
+  const words = wordsFor(model.slotSpan);
+  let bits = scratch[k];
+  if (bits === undefined || bits.length < words) {
+    bits = new Uint32Array(words + (words >>> 3));
+    scratch[k] = bits;
+  }
+  bits.fill(0);
+  const list = index.get(value);
+  for (let i = 0; i < list.length; i++) {
+    const slot = list[i] as number;
+    bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
+  }
+  return bits;
 }
 
 /** Kilometres along the sphere for a chord of (dx, dy, dz) earth() units, as the SQL computes it. */

@@ -18,8 +18,8 @@ import {
 import {
   PUBLIC,
   VERIFIED,
+  type AgentKeys,
   type DirectoryModel,
-  type ModelAgent,
   type ModelTenant,
   type SlotColumns,
   type SlotIndex,
@@ -77,7 +77,7 @@ export function searchModel(
   const { seen, marked, flags, tenant } = cols;
   const options = candidateSources(model, viewer, r);
   const plan = bitsetSearch ? bitsetPlan(model, options) : walkPlan(options, marked, stamp);
-  const recordCheck = recordFilter(model, r, plan.covered);
+  const recordCheck = recordFilter(r, plan.covered);
   // A query that is one group of plain terms matches exactly the agents listed under them.
   const textListed = r.tq !== null && plan.covered.has('text') && isTermGroup(r.tq);
   const viewerOrd = model.tenantOrdinal(viewer.tenantId);
@@ -96,8 +96,7 @@ export function searchModel(
       matches.push(slot);
       return;
     }
-    const agent = model.bySlot[slot] as ModelAgent;
-    if (recordCheck !== undefined && !recordCheck(agent)) return;
+    if (recordCheck !== undefined && !recordCheck(model.keysOf(slot))) return;
     if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
   };
   if (plan.dense !== undefined) {
@@ -140,25 +139,26 @@ export function searchModel(
   const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
   const page = firstN(matches, end, before, key).slice(s.offset, end);
   return {
-    agents: page.map((slot) => listing(model, model.bySlot[slot] as ModelAgent)),
+    agents: page.map((slot) => listing(model, slot)),
     count: matches.length,
   };
 }
 
 /** What a listing shows, in the key order of toDirectoryAgent (same JSON as the SQL path). */
-export function listing(model: DirectoryModel, a: ModelAgent): DirectoryAgent {
-  const tenant = model.tenants.get(a.tenantId) as ModelTenant;
+export function listing(model: DirectoryModel, slot: number): DirectoryAgent {
+  const tenant = model.tenants.get(model.tenantIdOf(slot)) as ModelTenant;
+  const a = model.listingOf(slot);
   return {
-    id: a.id,
+    id: model.idBySlot[slot] as string,
     name: a.name,
     description: a.description,
     category: a.category,
-    tags: a.tags as string[],
-    avgRating: model.cols.rating[a.slot] as number,
-    ratingCount: model.cols.ratingCount[a.slot] as number,
+    tags: a.tags,
+    avgRating: model.cols.rating[slot] as number,
+    ratingCount: model.cols.ratingCount[slot] as number,
     tenantName: tenant.name,
     tenantSlug: tenant.slug,
-    verified: ((model.cols.flags[a.slot] as number) & VERIFIED) !== 0,
+    verified: ((model.cols.flags[slot] as number) & VERIFIED) !== 0,
     featured: a.featured,
     pricing: PRICING,
     websiteUrl: a.websiteUrl,
@@ -168,13 +168,13 @@ export function listing(model: DirectoryModel, a: ModelAgent): DirectoryAgent {
 
 /** The filters no index of the search stands for, checked on the agent's record; none: undefined. */
 function recordFilter(
-  model: DirectoryModel,
   r: ResolvedSearch,
   covered: ReadonlySet<Covers>
-): ((a: ModelAgent) => boolean) | undefined {
-  // Filter values as the model's own shared strings, so equal ones compare by identity.
+): ((a: AgentKeys) => boolean) | undefined {
+  // Left to the record only when the candidates are few (bitsetPlan's budget): decoding an
+  // agent's keys costs about a microsecond.
   const k = (v: string | undefined, c: Covers): string | undefined =>
-    v === undefined || covered.has(c) ? undefined : model.known(v);
+    v === undefined || covered.has(c) ? undefined : v;
   const category = k(r.categoryKey, 'category');
   const tag = k(r.tagKey, 'tag');
   const skillTag = k(r.skillTagKey, 'skillTag');
@@ -226,7 +226,7 @@ function rank(
   const lexemes = model.lexemes;
   let add: (id: number, sums: Float32Array) => void;
   if (bitsetSearch) {
-    const words = wordsFor(model.bySlot.length);
+    const words = wordsFor(model.slotSpan);
     const bits = scratchBits(RANK_SCRATCH, words);
     bits.fill(0, 0, words);
     for (const slot of matches)
@@ -305,7 +305,8 @@ function candidateSources(model: DirectoryModel, viewer: Viewer, r: ResolvedSear
   options.sort((a, b) => a.size - b.size);
   if (options.length === 0) {
     const all: number[] = [];
-    for (const a of model.agents.values()) all.push(a.slot);
+    const ids = model.idBySlot;
+    for (let slot = 0; slot < ids.length; slot++) if (ids[slot] !== undefined) all.push(slot);
     return [{ parts: [{ list: all, bits: undefined }], size: all.length, covers: 'tenant' }];
   }
   return options;
@@ -397,7 +398,7 @@ function bitsFor(source: Source, words: number, k: number): Uint32Array {
  * walked and tested against the other bitsets.
  */
 function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
-  const words = wordsFor(model.bySlot.length);
+  const words = wordsFor(model.slotSpan);
   const driver = options[0] as Source;
   // Left out, a filter is checked on each candidate's record, and a text group by matching the
   // candidate's vector: a few times, and some hundred times, the cost of a listed slot.
