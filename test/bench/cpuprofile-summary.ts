@@ -4,7 +4,7 @@
 // prototype under the same load) compare side by side. Also inclusive time for functions whose
 // name matches --inclusive (e.g. "sign|stringify"), to see what a call costs with its callees.
 // `node --import tsx test/bench/cpuprofile-summary.ts <file.cpuprofile> [--top N] [--inclusive RE]
-//   [--busiest SECONDS]`
+//   [--busiest SECONDS] [--tail FROM,TO (seconds before the end)]`
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -57,6 +57,33 @@ export function busiestWindow(profile: Profile, seconds: number): Profile {
     nodes: profile.nodes,
     samples: profile.samples.slice(bestStart, end),
     timeDeltas: profile.timeDeltas.slice(bestStart, end),
+  };
+}
+
+/**
+ * The samples from `from` to `to` seconds before the profile's end: e.g. the last phase of a
+ * benchmark whose hub spent its first minute loading (discover.ts at 1,000,000 agents).
+ */
+export function tailWindow(profile: Profile, from: number, to: number): Profile {
+  let total = 0;
+  for (const d of profile.timeDeltas) total += d;
+  let t = 0;
+  let lo = -1;
+  let hi = profile.timeDeltas.length;
+  for (let i = 0; i < profile.timeDeltas.length; i++) {
+    t += profile.timeDeltas[i]!;
+    const before = (total - t) / 1e6;
+    if (lo < 0 && before <= from) lo = i;
+    if (before < to) {
+      hi = i;
+      break;
+    }
+  }
+  lo = Math.max(0, lo);
+  return {
+    nodes: profile.nodes,
+    samples: profile.samples.slice(lo, hi),
+    timeDeltas: profile.timeDeltas.slice(lo, hi),
   };
 }
 
@@ -155,7 +182,7 @@ function main(): void {
   const file = args.find((a) => !a.startsWith('--'));
   if (!file) {
     process.stderr.write(
-      'usage: cpuprofile-summary.ts <file.cpuprofile> [--top N] [--inclusive RE] [--busiest S]\n'
+      'usage: cpuprofile-summary.ts <file.cpuprofile> [--top N] [--inclusive RE] [--busiest S] [--tail FROM,TO]\n'
     );
     process.exit(2);
   }
@@ -168,6 +195,11 @@ function main(): void {
   const windowSeconds = opt('--busiest');
   let profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   if (windowSeconds !== undefined) profile = busiestWindow(profile, Number(windowSeconds));
+  const tail = opt('--tail');
+  if (tail !== undefined) {
+    const [from, to] = tail.split(',').map(Number) as [number, number];
+    profile = tailWindow(profile, from, to);
+  }
   const s = summarize(profile, re ? new RegExp(re) : undefined);
   const pct = (v: number) => `${(v * 100).toFixed(1).padStart(5)}%`;
   const out: string[] = [`${file}: ${s.busyMs.toFixed(0)} ms busy of ${s.totalMs.toFixed(0)} ms`];

@@ -378,6 +378,11 @@ async function discoverAt(
       ...(await measureDirectory(hub.url, sql, only)),
     };
   } finally {
+    if (hub !== undefined && process.env.HUB_NODE_ARGS) {
+      // A clean exit, so that a --cpu-prof among the flags writes its profile.
+      hub.kill('SIGTERM');
+      await Promise.race([hub.exited, new Promise((r) => setTimeout(r, 15_000))]);
+    }
     if (hub !== undefined && process.env.BENCH_HUB_LOG)
       copyFileSync(hub.logFile, `${process.env.BENCH_HUB_LOG}.${agents}`);
     await hub?.close();
