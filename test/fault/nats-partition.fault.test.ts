@@ -33,6 +33,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
+import { idleGuard } from '../../runtime/bus/idle-guard.js';
 import { partitionStream } from '../../runtime/bus/streams.js';
 import { partitionLabel, subjects } from '../../runtime/bus/subjects.js';
 import { removeDir, trackDir } from '../support/cleanup.js';
@@ -271,21 +272,13 @@ async function replay(c: Client, label: string, load: Load): Promise<ReplayResul
     headers_only: true,
   });
   const iter = await oc.consume({ max_messages: Math.max(1, Math.min(count, 10_000)) });
-  let idle = false;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      idle = true;
-      iter.stop();
-    }, REPLAY_IDLE_MS);
-  };
-  arm();
+  // The hub's own guard: a replay that hears nothing for REPLAY_IDLE_MS stops, marked idle.
+  const guard = idleGuard(iter, REPLAY_IDLE_MS, `replay of ${stream}`);
   const seenIds = new Set<string>();
   let seen = 0;
   let consumerOn = '?';
   for await (const m of iter) {
-    arm();
+    guard.tick();
     if (seen === 0) consumerOn = (await oc.info(true)).cluster?.leader ?? '?';
     seen++;
     const id = m.headers?.get('Nats-Msg-Id');
@@ -294,8 +287,13 @@ async function replay(c: Client, label: string, load: Load): Promise<ReplayResul
     // meanwhile would make this stop short of messages the leader holds.
     if (m.info.pending === 0) break;
   }
-  clearTimeout(timer);
   iter.stop();
+  let idle = false;
+  try {
+    guard.end();
+  } catch {
+    idle = true;
+  }
   const missing = expected.filter((r) => !seenIds.has(r.id) && r.deleted === undefined);
   return { consumerOn, seen, missing, idle };
 }
