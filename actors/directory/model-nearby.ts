@@ -21,7 +21,7 @@ import {
   type ModelLocation,
   type SlotIndex,
 } from './directory-model.js';
-import { hasSlot, wordsFor } from './slot-bits.js';
+import { hasSlot, orSlots, scratchBits, wordsFor } from './slot-bits.js';
 
 /** earthdistance's earth(): the radius of its sphere, in its units (metres). */
 const EARTH = 6378168;
@@ -157,9 +157,6 @@ export function nearbyModel(
   };
 }
 
-/** Scratch bitsets for filters whose lists have none of their own (reused by the next search). */
-const scratch: Uint32Array[] = [];
-
 /** The slots holding `value` in `index` as a bitset: the index's own, or one made in scratch k. */
 function memberBits(
   model: DirectoryModel,
@@ -170,17 +167,9 @@ function memberBits(
   const own = index.bitsOf(value);
   if (own !== undefined) return own;
   const words = wordsFor(model.slotSpan);
-  let bits = scratch[k];
-  if (bits === undefined || bits.length < words) {
-    bits = new Uint32Array(words + (words >>> 3));
-    scratch[k] = bits;
-  }
-  bits.fill(0);
-  const list = index.get(value);
-  for (let i = 0; i < list.length; i++) {
-    const slot = list[i] as number;
-    bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
-  }
+  const bits = scratchBits(k, words);
+  bits.fill(0, 0, words);
+  orSlots(bits, index.get(value));
   return bits;
 }
 

@@ -25,7 +25,7 @@ import {
   type SlotIndex,
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
-import { wordsFor } from './slot-bits.js';
+import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
 import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
@@ -229,8 +229,7 @@ function rank(
     const words = wordsFor(model.slotSpan);
     const bits = scratchBits(RANK_SCRATCH, words);
     bits.fill(0, 0, words);
-    for (const slot of matches)
-      bits[slot >>> 5] = (bits[slot >>> 5] as number) | (1 << (slot & 31));
+    orSlots(bits, matches);
     add = (id, sums) => lexemes.addSharesIn(id, bits, sums);
   } else {
     const stamp = model.nextStamp();
@@ -348,19 +347,8 @@ function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number
   };
 }
 
-/** Scratch bitsets a search builds (unions of lists), reused by the next search. */
-const scratch: Uint32Array[] = [];
 /** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
 const RANK_SCRATCH = 15;
-
-function scratchBits(k: number, words: number): Uint32Array {
-  let bits = scratch[k];
-  if (bits === undefined || bits.length < words) {
-    bits = new Uint32Array(words + (words >>> 3));
-    scratch[k] = bits;
-  }
-  return bits;
-}
 
 /** What making a source's bitset costs, in about the units of walking a listed slot. */
 function bitsCost(source: Source, words: number): number {
@@ -381,10 +369,7 @@ function bitsFor(source: Source, words: number, k: number): Uint32Array {
       const n = Math.min(words, bits.length);
       for (let w = 0; w < n; w++) out[w] = (out[w] as number) | (bits[w] as number);
     } else {
-      for (let i = 0; i < list.length; i++) {
-        const s = list[i] as number;
-        out[s >>> 5] = (out[s >>> 5] as number) | (1 << (s & 31));
-      }
+      orSlots(out, list);
     }
   }
   return out;

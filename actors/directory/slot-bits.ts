@@ -31,6 +31,27 @@ export function bitsOfSlots(slots: ArrayLike<number>, span: number): Uint32Array
   return bits;
 }
 
+/** Scratch bitsets (unions of lists) a search builds, numbered by its caller, reused by the next. */
+const scratch: Uint32Array[] = [];
+
+/** Scratch bitset `k`, at least `words` long (its contents are the last user's: clear it). */
+export function scratchBits(k: number, words: number): Uint32Array {
+  let bits = scratch[k];
+  if (bits === undefined || bits.length < words) {
+    bits = new Uint32Array(words + (words >>> 3));
+    scratch[k] = bits;
+  }
+  return bits;
+}
+
+/** Set the bit of every slot of `slots` in `bits` (wide enough for them). */
+export function orSlots(bits: Uint32Array, slots: ArrayLike<number>): void {
+  for (let i = 0; i < slots.length; i++) {
+    const s = slots[i] as number;
+    bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
+  }
+}
+
 /** `bits` with slot set: the same array, or a longer copy when the slot is beyond it. */
 export function withSlot(bits: Uint32Array, slot: number): Uint32Array {
   const w = slot >>> 5;
