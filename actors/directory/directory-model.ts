@@ -16,7 +16,7 @@ import type {
 } from '../../infra/db/index.js';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
 import { ShardedMap } from './sharded-map.js';
-import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
+import { bitsOfSlots, KeyedBits, wantsBits, wordsFor } from './slot-bits.js';
 import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -404,7 +404,7 @@ export class DirectoryModel {
     ]);
     this.slots.set(row.id, slot);
     const c = this.cols;
-    c.flags[slot] = (row.public ? PUBLIC : 0) | (row.tenantVerified ? VERIFIED : 0);
+    c.setFlags(slot, (row.public ? PUBLIC : 0) | (row.tenantVerified ? VERIFIED : 0));
     const tenantId = this.canon(row.tenantId);
     let ordinal = this.tenantOrdinals.get(tenantId);
     if (ordinal === undefined) {
@@ -458,6 +458,7 @@ export class DirectoryModel {
     this.idBySlot[slot] = undefined;
     this.keysBySlot[slot] = undefined;
     this.listingBySlot[slot] = undefined;
+    this.cols.setFlags(slot, 0);
     this.freeSlots.push(slot);
     this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);
@@ -526,6 +527,12 @@ export const VERIFIED = 2;
  */
 export class SlotColumns {
   readonly flags: Uint8Array;
+  /**
+   * The PUBLIC and the VERIFIED flag of every slot as bitsets (kept equal to `flags`): a search
+   * whose candidates are a bitset applies visibility and `verified` 32 slots at a time.
+   */
+  readonly publicBits: Uint32Array;
+  readonly verifiedBits: Uint32Array;
   readonly tenant: Int32Array;
   readonly rating: Float64Array;
   readonly ratingCount: Int32Array;
@@ -540,6 +547,8 @@ export class SlotColumns {
 
   constructor(readonly capacity: number) {
     this.flags = new Uint8Array(capacity);
+    this.publicBits = new Uint32Array(wordsFor(capacity));
+    this.verifiedBits = new Uint32Array(wordsFor(capacity));
     this.tenant = new Int32Array(capacity);
     this.rating = new Float64Array(capacity);
     this.ratingCount = new Int32Array(capacity);
@@ -564,6 +573,9 @@ export class SlotColumns {
   *copyFrom(from: SlotColumns): Generator<void> {
     const n = Math.min(this.capacity, from.capacity);
     this.flags.set(from.flags.subarray(0, n));
+    const words = wordsFor(n);
+    this.publicBits.set(from.publicBits.subarray(0, words));
+    this.verifiedBits.set(from.verifiedBits.subarray(0, words));
     this.tenant.set(from.tenant.subarray(0, n));
     yield;
     this.rating.set(from.rating.subarray(0, n));
@@ -575,6 +587,17 @@ export class SlotColumns {
     yield;
     this.seen.set(from.seen.subarray(0, n));
     this.marked.set(from.marked.subarray(0, n));
+  }
+
+  /** The slot's flags, in the column and in the bitsets. */
+  setFlags(slot: number, flags: number): void {
+    this.flags[slot] = flags;
+    const w = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    const pub = this.publicBits[w] as number;
+    const ver = this.verifiedBits[w] as number;
+    this.publicBits[w] = (flags & PUBLIC) !== 0 ? pub | bit : pub & ~bit;
+    this.verifiedBits[w] = (flags & VERIFIED) !== 0 ? ver | bit : ver & ~bit;
   }
 }
 

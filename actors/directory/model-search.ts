@@ -85,13 +85,17 @@ export function searchModel(
   const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
   const tenantOnly = s.tenantOnly;
   const matches: number[] = [];
+  /** True when visibility and `verified` were applied to the candidates' bits already. */
+  let flagsApplied = false;
   /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
   const check = (slot: number): void => {
-    const f = flags[slot] as number;
-    const t = tenant[slot];
-    if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) return;
-    if (verified >= 0 && (f & VERIFIED) !== verified) return;
-    if (ownerOrd !== -2 && t !== ownerOrd) return;
+    if (!flagsApplied) {
+      const f = flags[slot] as number;
+      const t = tenant[slot];
+      if (tenantOnly ? t !== viewerOrd : (f & PUBLIC) === 0 && t !== viewerOrd) return;
+      if (verified >= 0 && (f & VERIFIED) !== verified) return;
+    }
+    if (ownerOrd !== -2 && tenant[slot] !== ownerOrd) return;
     if (recordCheck === undefined && (r.tq === null || textListed)) {
       matches.push(slot);
       return;
@@ -100,10 +104,20 @@ export function searchModel(
     if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
   };
   if (plan.dense !== undefined) {
-    // Every candidate is a set bit: the sources' intersection, in slot order.
+    // Every candidate is a set bit: the sources' intersection, in slot order. Visibility (public,
+    // or the viewer's own) and `verified` are applied to each word first: an agent they rule out
+    // costs no check, and one they let through no read of its flags.
     const bits = plan.dense;
+    const { publicBits, verifiedBits } = cols;
+    const own = tenantOnly ? undefined : ownBits(model, viewer, plan.words);
+    flagsApplied = !tenantOnly;
+    const wantVerified = verified === VERIFIED ? -1 : 0;
     for (let w = 0; w < plan.words; w++) {
       let x = bits[w] as number;
+      if (flagsApplied && x !== 0) {
+        x &= (publicBits[w] as number) | (own === undefined ? 0 : (own[w] as number));
+        if (verified >= 0) x &= ~((verifiedBits[w] as number) ^ wantVerified);
+      }
       while (x !== 0) {
         const low = x & -x;
         x ^= low;
@@ -142,6 +156,17 @@ export function searchModel(
     agents: page.map((slot) => listing(model, slot)),
     count: matches.length,
   };
+}
+
+/** The viewer's tenant's slots as a bitset of `words` words or more; undefined: no tenant. */
+function ownBits(model: DirectoryModel, viewer: Viewer, words: number): Uint32Array | undefined {
+  if (viewer.tenantId === undefined) return undefined;
+  const own = model.byTenant.bitsOf(viewer.tenantId);
+  if (own !== undefined && own.length >= words) return own;
+  const bits = scratchBits(OWN_SCRATCH, words);
+  bits.fill(0, 0, words);
+  orSlots(bits, model.byTenant.get(viewer.tenantId));
+  return bits;
 }
 
 /** What a listing shows, in the key order of toDirectoryAgent (same JSON as the SQL path). */
@@ -349,6 +374,8 @@ function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number
 
 /** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
 const RANK_SCRATCH = 15;
+/** The scratch bitset of the viewer's own agents (ownBits). */
+const OWN_SCRATCH = 14;
 
 /** What making a source's bitset costs, in about the units of walking a listed slot. */
 function bitsCost(source: Source, words: number): number {

@@ -209,6 +209,30 @@ describe('in-memory directory', () => {
     expect(live.stats().fullReads).toBe(before.fullReads);
   }, 120_000);
 
+  it("a viewer's own private agents, among many candidates, are in its answers", async () => {
+    // A tenant holding a large share of the directory, a fifth of it private: searches whose
+    // candidates are a bitset apply visibility a word at a time, and must keep these agents.
+    const tenantId = 'ten-000000000001';
+    await sql`update agents set tenant_id = ${tenantId}
+      where id like 'agent-0%' and abs(hashtext(id || 'own')) % 3 = 0`;
+    const r = rng(3);
+    let own = 0;
+    for (let i = 0; i < 150; i++) {
+      const { search } = randomSearch(r, i);
+      const viewer = { tenantId };
+      const memory = await live.search(viewer, search);
+      const fromSql = await searchAgentsAt(sql, viewer, search);
+      expect(memory?.result, JSON.stringify({ viewer, search })).toEqual(fromSql.result);
+      if (search.limit === undefined || search.limit >= 10) own += fromSql.result.count;
+    }
+    expect(own).toBeGreaterThan(0);
+    const privateOwn = { ...searchFor([]), limit: undefined, sort: 'recent' as const };
+    const mine = await live.search({ tenantId }, privateOwn);
+    const others = await live.search({}, privateOwn);
+    // The viewer sees its own private agents beside every public one; a stranger does not.
+    expect((mine?.result.count ?? 0) - (others?.result.count ?? 0)).toBeGreaterThan(100);
+  }, 120_000);
+
   it('a node that missed pruned changes reads the whole directory again', async () => {
     const other = new LiveDirectory(sql, silentLogger, { pruneEveryMs: 0 });
     try {
