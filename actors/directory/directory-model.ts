@@ -20,6 +20,7 @@ import { bitsOfSlots, KeyedBits, wantsBits, wordsFor } from './slot-bits.js';
 import { parseTsVector, type TsVector } from './text-search.js';
 import { orEntryFloat } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
+import { mergeSortSteps } from './merge-sort.js';
 
 /**
  * One place of an agent: what a nearby answer shows of it besides its coordinates, which its cell
@@ -249,6 +250,7 @@ export class DirectoryModel {
     const slots = this.idBySlot.length;
     yield* this.lexemes.build(this.tsvs, slots, this.tsvs.lexemeTexts.length, budget);
     yield* this.lexemeOrder.sortAll(budget);
+    yield* this.orderIds(budget);
     for (const index of this.indexes()) yield* index.settle();
     // Columns at the agents' number (plus room for some more), not the doubling's capacity.
     const fit = slots + 1024;
@@ -336,6 +338,30 @@ export class DirectoryModel {
     }
   }
 
+  /** True when slot a's id sorts before slot b's (bytes; PostgreSQL's C collation, see load). */
+  idBefore(a: number, b: number): boolean {
+    const order = this.cols.idOrder;
+    const oa = order[a] as number;
+    const ob = order[b] as number;
+    if (oa !== 0 && ob !== 0) return oa < ob;
+    return (this.idBySlot[a] as string) < (this.idBySlot[b] as string);
+  }
+
+  /** Every slot's place in id order (what ties of a search's sort fall back on), in steps. */
+  private *orderIds(budget: number): Generator<void> {
+    const ids = this.idBySlot;
+    const slots = new Int32Array(this.slots.size);
+    let n = 0;
+    for (let slot = 0; slot < ids.length; slot++) if (ids[slot] !== undefined) slots[n++] = slot;
+    const sorted = yield* mergeSortSteps(
+      slots.subarray(0, n),
+      (x, y) => (ids[x] as string) < (ids[y] as string),
+      budget
+    );
+    const order = this.cols.idOrder;
+    for (let i = 0; i < n; i++) order[sorted[i] as number] = i + 1;
+  }
+
   private indexes(): SlotIndex[] {
     return [
       this.categories,
@@ -350,6 +376,8 @@ export class DirectoryModel {
   private takeSlot(): number {
     const slot = this.freeSlots.pop() ?? this.idBySlot.length;
     if (slot >= this.cols.capacity) this.cols = this.cols.grown(this.cols.capacity * 2);
+    // A new agent has no place in the id order until the next whole read.
+    this.cols.idOrder[slot] = 0;
     return slot;
   }
 
@@ -459,6 +487,7 @@ export class DirectoryModel {
     this.keysBySlot[slot] = undefined;
     this.listingBySlot[slot] = undefined;
     this.cols.setFlags(slot, 0);
+    this.cols.idOrder[slot] = 0;
     this.freeSlots.push(slot);
     this.tsvs.visit(slot, (lexeme) => this.lexemes.remove(lexeme, slot));
     this.tsvs.release(slot);
@@ -534,6 +563,11 @@ export class SlotColumns {
   readonly publicBits: Uint32Array;
   readonly verifiedBits: Uint32Array;
   readonly tenant: Int32Array;
+  /**
+   * The agent's place in id order (1-based) as of the last whole read; 0 for an agent put since.
+   * Two slots that both have one compare by it, as their ids would (idBefore).
+   */
+  readonly idOrder: Int32Array;
   readonly rating: Float64Array;
   readonly ratingCount: Int32Array;
   readonly usage: Float64Array;
@@ -550,6 +584,7 @@ export class SlotColumns {
     this.publicBits = new Uint32Array(wordsFor(capacity));
     this.verifiedBits = new Uint32Array(wordsFor(capacity));
     this.tenant = new Int32Array(capacity);
+    this.idOrder = new Int32Array(capacity);
     this.rating = new Float64Array(capacity);
     this.ratingCount = new Int32Array(capacity);
     this.usage = new Float64Array(capacity);
@@ -577,6 +612,7 @@ export class SlotColumns {
     this.publicBits.set(from.publicBits.subarray(0, words));
     this.verifiedBits.set(from.verifiedBits.subarray(0, words));
     this.tenant.set(from.tenant.subarray(0, n));
+    this.idOrder.set(from.idOrder.subarray(0, n));
     yield;
     this.rating.set(from.rating.subarray(0, n));
     this.ratingCount.set(from.ratingCount.subarray(0, n));

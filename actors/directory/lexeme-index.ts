@@ -7,6 +7,7 @@
 import { compareLexemes } from './ts-parse.js';
 import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
 import { OR_ENTRY_DIVISOR, orEntryFloat } from './ts-rank.js';
+import { mergeSortSteps } from './merge-sort.js';
 
 /** What the index reads a vector's entries from (TsvPool). */
 export interface EntrySource {
@@ -339,39 +340,14 @@ export class LexemeOrder {
    */
   *sortAll(budget: number): Generator<void> {
     const n = this.texts.length;
-    let a = new Int32Array(n);
-    for (let i = 0; i < n; i++) a[i] = i;
-    let b = new Int32Array(n);
+    const ids = new Int32Array(n);
+    for (let i = 0; i < n; i++) ids[i] = i;
     const texts = this.texts;
-    let work = 0;
-    for (let width = 1; width < n; width *= 2) {
-      for (let lo = 0; lo < n; lo += 2 * width) {
-        const mid = Math.min(lo + width, n);
-        const hi = Math.min(lo + 2 * width, n);
-        let i = lo;
-        let j = mid;
-        let k = lo;
-        while (i < mid && j < hi) {
-          const x = a[i] as number;
-          const y = a[j] as number;
-          if (compareLexemes(texts[y] as string, texts[x] as string) < 0) {
-            b[k++] = y;
-            j++;
-          } else {
-            b[k++] = x;
-            i++;
-          }
-          if (++work >= budget) {
-            work = 0;
-            yield;
-          }
-        }
-        while (i < mid) b[k++] = a[i++] as number;
-        while (j < hi) b[k++] = a[j++] as number;
-      }
-      [a, b] = [b, a];
-    }
-    this.sorted = a;
+    this.sorted = yield* mergeSortSteps(
+      ids,
+      (x, y) => compareLexemes(texts[x] as string, texts[y] as string) < 0,
+      budget
+    );
     this.length = n;
   }
 

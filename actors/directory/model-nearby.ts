@@ -137,7 +137,7 @@ export function nearbyModel(
     const da = bestDistance[a] as number;
     const db = bestDistance[b] as number;
     if (da !== db) return da < db;
-    return (model.idBySlot[a] as string) < (model.idBySlot[b] as string);
+    return model.idBefore(a, b);
   });
   return {
     count: found.length,

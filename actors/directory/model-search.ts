@@ -485,8 +485,7 @@ function termParts(model: DirectoryModel, group: readonly QueryTerm[]): Part[] {
 export type Before = (a: number, b: number) => boolean;
 
 /** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
-const idBefore = (model: DirectoryModel, a: number, b: number): boolean =>
-  (model.idBySlot[a] as string) < (model.idBySlot[b] as string);
+const idBefore = (model: DirectoryModel, a: number, b: number): boolean => model.idBefore(a, b);
 
 const ORDERS: Record<DirectorySearch['sort'], (m: DirectoryModel, c: SlotColumns) => Before> = {
   relevance:
