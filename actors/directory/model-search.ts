@@ -127,18 +127,24 @@ export function searchModel(
   } else {
     const tests = plan.tests;
     const marking = plan.marking;
+    // A slot listed in two of the driver's parts is checked once (`seen`). The bitset tests come
+    // first: they turn most slots away with a read of a small bitset, the stamp is a write to a
+    // column as long as the directory, and a turned-away slot is turned away again anyway.
+    const dedupe = plan.driver.parts.length > 1;
     for (const part of plan.driver.parts) {
       const list = part.list;
       candidates: for (let i = 0; i < list.length; i++) {
         const slot = list[i] as number;
-        if (seen[slot] === stamp) continue;
-        seen[slot] = stamp;
         if (marking && marked[slot] !== stamp) continue;
         const w = slot >>> 5;
         const b = slot & 31;
         tests: for (const anyOf of tests) {
           for (const bits of anyOf) if ((((bits[w] ?? 0) >>> b) & 1) === 1) continue tests;
           continue candidates;
+        }
+        if (dedupe) {
+          if (seen[slot] === stamp) continue;
+          seen[slot] = stamp;
         }
         check(slot);
       }
