@@ -27,7 +27,7 @@ import {
 import type { Logger } from '../../runtime/log/index.js';
 import { GenerationReader } from './generation-reader.js';
 import { DirectoryModel } from './directory-model.js';
-import { nearbyModel } from './model-nearby.js';
+import { nearbyModel, reserveNearbyScratch } from './model-nearby.js';
 import { searchModel } from './model-search.js';
 import { parseTsQuery, type TsQuery } from './text-search.js';
 
@@ -287,6 +287,7 @@ export class LiveDirectory {
       if (!done) await nextTurn();
     }
     this.loadSlices = slices;
+    reserveNearbyScratch(model.cols.seen.length);
     this.model = model;
     this.generation = BigInt(read.generation);
     this.fullReads++;

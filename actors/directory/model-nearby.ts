@@ -10,6 +10,7 @@ import {
   type Viewer,
 } from '../../infra/db/index.js';
 import { firstN, listing } from './model-search.js';
+import { SlotList } from './slot-list.js';
 import {
   PUBLIC,
   CELL_DEG,
@@ -17,6 +18,7 @@ import {
   latCell,
   LNG_CELLS,
   lngCell,
+  type Cell,
   type DirectoryModel,
   type ModelLocation,
   type SlotIndex,
@@ -35,22 +37,29 @@ export interface ResolvedNearby {
   readonly categoryKey?: string;
 }
 
-// Scratch space of the search running now, by slot (searches run one at a time on the loop).
+// Scratch space of the search running now, by slot (searches run one at a time on the loop): the
+// nearest place's distance and position, and where it is (its cell's key and index there), in
+// typed arrays: a slot-long array of references would be one more object of megabytes for every
+// collection of the old generation to mark.
 let bestDistance = new Float64Array(1024);
 let bestPosition = new Int32Array(1024);
-let bestPlace: Array<ModelLocation | undefined> = new Array<ModelLocation | undefined>(1024).fill(
-  undefined
-);
-let bestLat = new Float64Array(1024);
-let bestLng = new Float64Array(1024);
+let bestCell = new Int32Array(1024);
+let bestIndex = new Int32Array(1024);
+/** The slots this search found (nearbyModel never yields: one list serves every search). */
+const foundList = new SlotList();
 
-function ensureScratch(slots: number): void {
+/**
+ * Size the scratch space for `slots` slots. A whole read calls it before its model answers: made
+ * by the first search instead, tens of megabytes at once bring a collection of the whole heap
+ * (tens of ms at a million agents) into the middle of serving.
+ */
+export function reserveNearbyScratch(slots: number): void {
   if (bestDistance.length >= slots) return;
-  bestDistance = new Float64Array(slots * 2);
-  bestPosition = new Int32Array(slots * 2);
-  bestPlace = new Array<ModelLocation | undefined>(slots * 2).fill(undefined);
-  bestLat = new Float64Array(slots * 2);
-  bestLng = new Float64Array(slots * 2);
+  const size = Math.max(slots, Math.ceil(bestDistance.length * 1.5));
+  bestDistance = new Float64Array(size);
+  bestPosition = new Int32Array(size);
+  bestCell = new Int32Array(size);
+  bestIndex = new Int32Array(size);
 }
 
 export function nearbyModel(
@@ -90,11 +99,13 @@ export function nearbyModel(
   // Per slot, this search's nearest place and its distance; `found` lists each slot once.
   const stamp = model.nextStamp();
   const { seen } = model.cols;
-  ensureScratch(seen.length);
-  const found: number[] = [];
+  reserveNearbyScratch(seen.length);
+  const found = foundList;
+  found.reset();
   for (let la = firstLat; la <= lastLat; la++) {
     for (let k = 0; k < lngCount; k++) {
-      const cell = model.cells.get(la * LNG_CELLS + ((firstLng + k) % LNG_CELLS));
+      const key = la * LNG_CELLS + ((firstLng + k) % LNG_CELLS);
+      const cell = model.cells.get(key);
       if (cell === undefined) continue;
       const { x, y, z, slot: slots, position } = cell;
       for (let j = 0; j < x.length; j++) {
@@ -115,9 +126,8 @@ export function nearbyModel(
           found.push(slot);
           bestDistance[slot] = distance;
           bestPosition[slot] = position[j] as number;
-          bestPlace[slot] = cell.places[j];
-          bestLat[slot] = cell.lat[j] as number;
-          bestLng[slot] = cell.lng[j] as number;
+          bestCell[slot] = key;
+          bestIndex[slot] = j;
         } else if (
           distance < (bestDistance[slot] as number) ||
           (distance === bestDistance[slot] &&
@@ -125,15 +135,14 @@ export function nearbyModel(
         ) {
           bestDistance[slot] = distance;
           bestPosition[slot] = position[j] as number;
-          bestPlace[slot] = cell.places[j];
-          bestLat[slot] = cell.lat[j] as number;
-          bestLng[slot] = cell.lng[j] as number;
+          bestCell[slot] = key;
+          bestIndex[slot] = j;
         }
       }
     }
   }
   // Nearest first, then by id; only as far as the page needs.
-  const top = firstN(found, s.offset + s.limit, (a, b) => {
+  const top = firstN(found.view(), s.offset + s.limit, (a, b) => {
     const da = bestDistance[a] as number;
     const db = bestDistance[b] as number;
     if (da !== db) return da < db;
@@ -142,13 +151,16 @@ export function nearbyModel(
   return {
     count: found.length,
     agents: top.slice(s.offset).map((slot) => {
-      const place = bestPlace[slot] as ModelLocation;
+      // The cells are as the scan found them: the search has not yielded since.
+      const cell = model.cells.get(bestCell[slot] as number) as Cell;
+      const j = bestIndex[slot] as number;
+      const place = cell.places[j] as ModelLocation;
       // Added to the listing in place: a spread into a new object cost more than the search.
       return Object.assign(listing(model, place.slot), {
         location: {
           name: place.displayName,
-          lat: bestLat[slot] as number,
-          lng: bestLng[slot] as number,
+          lat: cell.lat[j] as number,
+          lng: cell.lng[j] as number,
           country: place.country,
         },
         distance: Math.round((bestDistance[slot] as number) * 1000) / 1000,

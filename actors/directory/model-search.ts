@@ -26,6 +26,7 @@ import {
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
 import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
+import { SlotList } from './slot-list.js';
 import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
@@ -84,7 +85,8 @@ export function searchModel(
   const ownerOrd = r.ownerTenantId === undefined ? -2 : model.tenantOrdinal(r.ownerTenantId);
   const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
   const tenantOnly = s.tenantOnly;
-  const matches: number[] = [];
+  const list = matchList;
+  list.reset();
   /** True when visibility and `verified` were applied to the candidates' bits already. */
   let flagsApplied = false;
   /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
@@ -97,11 +99,11 @@ export function searchModel(
     }
     if (ownerOrd !== -2 && tenant[slot] !== ownerOrd) return;
     if (recordCheck === undefined && (r.tq === null || textListed)) {
-      matches.push(slot);
+      list.push(slot);
       return;
     }
     if (recordCheck !== undefined && !recordCheck(model.keysOf(slot))) return;
-    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matches.push(slot);
+    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) list.push(slot);
   };
   if (plan.dense !== undefined) {
     // Every candidate is a set bit: the sources' intersection, in slot order. Visibility (public,
@@ -150,6 +152,7 @@ export function searchModel(
       }
     }
   }
+  const matches = list.view();
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
     rank(model, cols, matches, r.tq, r.tx);
   }
@@ -235,7 +238,7 @@ const RANK_FROM_POSTINGS = 48;
 function rank(
   model: DirectoryModel,
   cols: SlotColumns,
-  matches: readonly number[],
+  matches: Int32Array,
   tq: TsQuery,
   tx: TsQuery
 ): void {
@@ -243,7 +246,8 @@ function rank(
   const px = rankPlanOf(tx);
   const out = cols.rank;
   if (matches.length < RANK_FROM_POSTINGS || pq.and || px.and) {
-    for (const slot of matches) {
+    for (let i = 0; i < matches.length; i++) {
+      const slot = matches[i] as number;
       const tsv = model.tsvOf(slot);
       out[slot] = Math.fround(tsRank(tsv, tq) + tsRank(tsv, tx));
     }
@@ -264,10 +268,11 @@ function rank(
     add = (id, sums) => lexemes.addSharesIn(id, bits, sums);
   } else {
     const stamp = model.nextStamp();
-    for (const slot of matches) marked[slot] = stamp;
+    for (let i = 0; i < matches.length; i++) marked[matches[i] as number] = stamp;
     add = (id, sums) => lexemes.addShares(id, stamp, marked, sums);
   }
-  for (const slot of matches) {
+  for (let i = 0; i < matches.length; i++) {
+    const slot = matches[i] as number;
     sumA[slot] = 0;
     sumB[slot] = 0;
   }
@@ -275,7 +280,8 @@ function rank(
   sumPostings(model, px.items, add, sumB);
   const nq = pq.items.length;
   const nx = px.items.length;
-  for (const slot of matches) {
+  for (let i = 0; i < matches.length; i++) {
+    const slot = matches[i] as number;
     const a = sumA[slot] as number;
     const b = sumB[slot] as number;
     out[slot] = Math.fround(
@@ -334,10 +340,13 @@ function candidateSources(model: DirectoryModel, viewer: Viewer, r: ResolvedSear
   }
   options.sort((a, b) => a.size - b.size);
   if (options.length === 0) {
-    const all: number[] = [];
+    // Every agent (in a list kept between searches: a million slots would be 8 MB of garbage).
+    const all = everyList;
+    all.reset();
     const ids = model.idBySlot;
     for (let slot = 0; slot < ids.length; slot++) if (ids[slot] !== undefined) all.push(slot);
-    return [{ parts: [{ list: all, bits: undefined }], size: all.length, covers: 'tenant' }];
+    const list = all.view();
+    return [{ parts: [{ list, bits: undefined }], size: list.length, covers: 'tenant' }];
   }
   return options;
 }
@@ -377,6 +386,11 @@ function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number
     marking: narrower !== undefined,
   };
 }
+
+/** The matches of the search running (searchModel never yields: one list serves every search). */
+const matchList = new SlotList();
+/** Every agent's slot, for a search that nothing narrows (candidateSources). */
+const everyList = new SlotList();
 
 /** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
 const RANK_SCRATCH = 15;
@@ -536,17 +550,19 @@ const FIRST_KEYS: Record<DirectorySearch['sort'], (c: SlotColumns) => ArrayLike<
  * kept one's is passed over without a comparison, which is most of them in a long list.
  */
 export function firstN(
-  slots: number[],
+  slots: Int32Array,
   n: number,
   before: Before,
   key?: ArrayLike<number>
 ): number[] {
   if (n >= slots.length || n > 256) {
-    return slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, n);
+    slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    return Array.from(slots.subarray(0, n));
   }
   const top: number[] = [];
   let floor = -Infinity;
-  for (const slot of slots) {
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i] as number;
     if (key !== undefined && (key[slot] as number) < floor) continue;
     if (top.length === n && !before(slot, top[n - 1] as number)) continue;
     let at = top.length;
