@@ -89,6 +89,8 @@ export function searchModel(
   list.reset();
   /** True when visibility and `verified` were applied to the candidates' bits already. */
   let flagsApplied = false;
+  /** The matches as a bitset, when the candidate walk left one (dense, nothing to check). */
+  let matchBits: Uint32Array | undefined;
   /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
   const check = (slot: number): void => {
     if (!flagsApplied) {
@@ -114,11 +116,24 @@ export function searchModel(
     const own = tenantOnly ? undefined : ownBits(model, viewer, plan.words);
     flagsApplied = !tenantOnly;
     const wantVerified = verified === VERIFIED ? -1 : 0;
+    // Nothing left to check on a candidate (the common case): each is a match, listed without a
+    // call, and the bitset (this search's scratch) is left holding exactly the matches for rank.
+    const acceptAll =
+      flagsApplied && ownerOrd === -2 && recordCheck === undefined && (r.tq === null || textListed);
     for (let w = 0; w < plan.words; w++) {
       let x = bits[w] as number;
       if (flagsApplied && x !== 0) {
         x &= (publicBits[w] as number) | (own === undefined ? 0 : (own[w] as number));
         if (verified >= 0) x &= ~((verifiedBits[w] as number) ^ wantVerified);
+      }
+      if (acceptAll) {
+        bits[w] = x;
+        while (x !== 0) {
+          const low = x & -x;
+          x ^= low;
+          list.push((w << 5) | (31 - Math.clz32(low)));
+        }
+        continue;
       }
       while (x !== 0) {
         const low = x & -x;
@@ -126,6 +141,7 @@ export function searchModel(
         check((w << 5) | (31 - Math.clz32(low)));
       }
     }
+    if (acceptAll) matchBits = bits;
   } else {
     const tests = plan.tests;
     const marking = plan.marking;
@@ -154,7 +170,7 @@ export function searchModel(
   }
   const matches = list.view();
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
-    rank(model, cols, matches, r.tq, r.tx);
+    rank(model, cols, matches, r.tq, r.tx, matchBits);
   }
   const order = s.sort === 'relevance' && !hasWords ? 'rating' : s.sort;
   const before = ORDERS[order](model, cols);
@@ -240,7 +256,8 @@ function rank(
   cols: SlotColumns,
   matches: Int32Array,
   tq: TsQuery,
-  tx: TsQuery
+  tx: TsQuery,
+  matchBits: Uint32Array | undefined
 ): void {
   const pq = rankPlanOf(tq);
   const px = rankPlanOf(tx);
@@ -261,11 +278,15 @@ function rank(
   const lexemes = model.lexemes;
   let add: (id: number, sums: Float32Array) => void;
   if (bitsetSearch) {
-    const words = wordsFor(model.slotSpan);
-    const bits = scratchBits(RANK_SCRATCH, words);
-    bits.fill(0, 0, words);
-    orSlots(bits, matches);
-    add = (id, sums) => lexemes.addSharesIn(id, bits, sums);
+    let bits = matchBits;
+    if (bits === undefined) {
+      const words = wordsFor(model.slotSpan);
+      bits = scratchBits(RANK_SCRATCH, words);
+      bits.fill(0, 0, words);
+      orSlots(bits, matches);
+    }
+    const matched = bits;
+    add = (id, sums) => lexemes.addSharesIn(id, matched, sums);
   } else {
     const stamp = model.nextStamp();
     for (let i = 0; i < matches.length; i++) marked[matches[i] as number] = stamp;
