@@ -9,10 +9,10 @@ import {
   type NearbySearch,
   type Viewer,
 } from '../../infra/db/index.js';
-import { firstN, listing } from './model-search.js';
+import { listing } from './model-search.js';
+import { firstN } from './search-order.js';
 import { SlotList } from './slot-list.js';
 import {
-  PUBLIC,
   CELL_DEG,
   LAT_CELLS,
   latCell,
@@ -24,6 +24,7 @@ import {
   type SlotIndex,
 } from './directory-model.js';
 import { hasSlot, orSlots, scratchBits, wordsFor } from './slot-bits.js';
+import { PUBLIC } from './slot-columns.js';
 
 /** earthdistance's earth(): the radius of its sphere, in its units (metres). */
 const EARTH = 6378168;
