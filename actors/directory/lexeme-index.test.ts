@@ -40,6 +40,55 @@ describe('LexemeIndex', () => {
     expect(index.size(5000)).toBe(0);
   });
 
+  it('keeps every posting in slot order through adds of freed slots and removes', () => {
+    const r = rng(11);
+    const index = new LexemeIndex();
+    const held = new Map<number, Set<number>>();
+    for (let step = 0; step < 6000; step++) {
+      const id = Math.floor(r() * 6);
+      const slot = Math.floor(r() * 400);
+      const set = held.get(id) ?? new Set<number>();
+      held.set(id, set);
+      if (set.has(slot) && r() < 0.6) {
+        index.remove(id, slot);
+        set.delete(slot);
+      } else if (!set.has(slot)) {
+        index.add(id, slot, r());
+        set.add(slot);
+      }
+    }
+    for (const [id, set] of held) {
+      expect(Array.from(index.slotsOf(id))).toEqual([...set].sort((a, b) => a - b));
+    }
+  });
+
+  it('galloping to the matches sums what testing every entry against their bitset sums', () => {
+    const r = rng(5);
+    const index = new LexemeIndex();
+    for (let slot = 0; slot < 5000; slot++) {
+      for (let id = 0; id < 4; id++) if (r() < 0.5 / (id + 1)) index.add(id, slot, r());
+    }
+    index.add(9, 4321, 0.75);
+    for (let slot = 0; slot < 5000; slot += 7) index.remove(1, slot);
+    for (const density of [0.001, 0.01, 0.2, 0.9]) {
+      const matches = Int32Array.from(
+        Array.from({ length: 5000 }, (_, i) => i).filter(() => r() < density)
+      );
+      matches[matches.length - 1] = 4321;
+      matches.sort();
+      const bits = new Uint32Array(157);
+      for (const s of matches) bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
+      const walked = new Float32Array(5000);
+      const galloped = new Float32Array(5000);
+      for (const id of [0, 1, 2, 3, 9, 42]) {
+        index.addSharesIn(id, bits, walked);
+        index.addSharesAt(id, matches, galloped);
+      }
+      expect(Array.from(galloped)).toEqual(Array.from(walked));
+      expect(walked.some((x) => x > 0)).toBe(true);
+    }
+  });
+
   it('sums each slot share as calc_rank_or does, for marked slots only', () => {
     const index = new LexemeIndex();
     const shares = [Math.fround(0.6), Math.fround(1.2), Math.fround(0.3)];

@@ -79,7 +79,15 @@ export class LexemeIndex {
       this.start[id] = at;
       this.cap[id] = n * 2;
     }
-    const at = (this.start[id] as number) + n;
+    // Postings are kept in slot order (ranking gallops through them): a slot below the last one
+    // (a freed slot taken again) is inserted in its place.
+    const from = this.start[id] as number;
+    let at = from + n;
+    if (slot < (this.slots[at - 1] as number)) {
+      at = lowerBound(this.slots, from, from + n, slot);
+      this.slots.copyWithin(at + 1, at, from + n);
+      this.terms.copyWithin(at + 1, at, from + n);
+    }
     this.slots[at] = slot;
     this.terms[at] = term;
     this.count[id] = n + 1;
@@ -103,12 +111,11 @@ export class LexemeIndex {
       return true;
     }
     const from = this.start[id] as number;
-    const last = from + n - 1;
-    const at = this.slots.lastIndexOf(slot, last);
-    if (at < from) return false;
-    // Order inside a posting carries no meaning: the last entry fills the hole.
-    this.slots[at] = this.slots[last] as number;
-    this.terms[at] = this.terms[last] as number;
+    const at = lowerBound(this.slots, from, from + n, slot);
+    if (at === from + n || this.slots[at] !== slot) return false;
+    // The entries after it move down one: the posting stays in slot order.
+    this.slots.copyWithin(at, at + 1, from + n);
+    this.terms.copyWithin(at, at + 1, from + n);
     if (n === 2) {
       this.start[id] = this.slots[from] as number;
       this.oneTerm[id] = this.terms[from] as number;
@@ -173,6 +180,46 @@ export class LexemeIndex {
   }
 
   /**
+   * addShares for the slots of `matches` (ascending), found by galloping through the posting
+   * (kept in slot order) from one match to the next: for a posting many times longer than the
+   * matches, a few steps per match instead of a test per entry.
+   */
+  addSharesAt(id: number, matches: Int32Array, sums: Float32Array): void {
+    const n = this.size(id);
+    if (n === 0) return;
+    if (n === 1) {
+      const slot = this.start[id] as number;
+      const at = lowerBound(matches, 0, matches.length, slot);
+      if (at < matches.length && matches[at] === slot) {
+        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+      }
+      return;
+    }
+    const { slots, terms } = this;
+    const end = (this.start[id] as number) + n;
+    let k = this.start[id] as number;
+    for (let i = 0; i < matches.length && k < end; i++) {
+      const target = matches[i] as number;
+      if ((slots[k] as number) < target) {
+        // Steps of 1, 2, 4, ... past entries below the target, then a binary search in the last.
+        let lo = k;
+        let step = 1;
+        let hi = k + 1;
+        while (hi < end && (slots[hi] as number) < target) {
+          lo = hi;
+          step *= 2;
+          hi = lo + step;
+        }
+        k = lowerBound(slots, lo + 1, Math.min(hi, end), target);
+      }
+      if (k < end && slots[k] === target) {
+        sums[target] = (sums[target] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+        k++;
+      }
+    }
+  }
+
+  /**
    * Build the index of every vector in `source` at once, sizing each posting to its count plus
    * room() (a whole read builds it so, instead of growing postings agent by agent). A generator:
    * it yields after about `budget` entries, so the caller can give the event loop a turn.
@@ -202,7 +249,7 @@ export class LexemeIndex {
       if (id % budget === budget - 1) yield;
       const n = count[id] as number;
       if (n > 1) {
-        // Room to grow in place (see ROOM): the first agents added after a whole read would
+        // Room to grow in place (see room()): the first agents added after a whole read would
         // otherwise move every posting they touch, the longest ones first.
         const cap = n + room(n);
         this.start[id] = total;
@@ -300,6 +347,18 @@ export class LexemeIndex {
 }
 
 const NONE: ArrayLike<number> = Object.freeze([]);
+
+/** The first index in [from, to) of the ascending `a` whose value is not below `value`. */
+function lowerBound(a: Int32Array, from: number, to: number, value: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
  * Spare room kept in a posting and at the end of the pool when they are laid out at once (a

@@ -209,6 +209,23 @@ describe('in-memory directory', () => {
     expect(live.stats().fullReads).toBe(before.fullReads);
   }, 120_000);
 
+  it('ranks a few matches of a word every agent holds as the SQL does (galloping the postings)', async () => {
+    // `helps` is in every agent's description: narrowed by category and verified to a few dozen
+    // matches, its posting is many times longer than they are, and ranking jumps to them.
+    let galloped = 0;
+    for (const category of CATEGORIES.slice(0, 8)) {
+      for (const verified of [true, false]) {
+        const search = { ...searchFor(['helps']), category, verified, limit: 20 };
+        const memory = await live.search({}, search);
+        const fromSql = await searchAgentsAt(sql, {}, search);
+        expect(memory?.result, JSON.stringify(search)).toEqual(fromSql.result);
+        const count = fromSql.result.count;
+        if (count >= 48 && count * 32 < 4000) galloped++;
+      }
+    }
+    expect(galloped).toBeGreaterThan(0);
+  }, 120_000);
+
   it("a viewer's own private agents, among many candidates, are in its answers", async () => {
     // A tenant holding a large share of the directory, a fifth of it private: searches whose
     // candidates are a bitset apply visibility a word at a time, and must keep these agents.
