@@ -84,8 +84,8 @@ export function searchModel(
   const ownerOrd = r.ownerTenantId === undefined ? -2 : model.tenantOrdinal(r.ownerTenantId);
   const verified = s.verified === undefined ? -1 : s.verified ? VERIFIED : 0;
   const tenantOnly = s.tenantOnly;
-  const list = matchList;
-  list.reset();
+  const matched = matchList;
+  matched.reset();
   /** True when visibility and `verified` were applied to the candidates' bits already. */
   let flagsApplied = false;
   /** The matches as a bitset, when the candidate walk left one (dense, nothing to check). */
@@ -100,11 +100,11 @@ export function searchModel(
     }
     if (ownerOrd !== -2 && tenant[slot] !== ownerOrd) return;
     if (recordCheck === undefined && (r.tq === null || textListed)) {
-      list.push(slot);
+      matched.push(slot);
       return;
     }
     if (recordCheck !== undefined && !recordCheck(model.keysOf(slot))) return;
-    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) list.push(slot);
+    if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matched.push(slot);
   };
   if (plan.dense !== undefined) {
     // Every candidate is a set bit: the sources' intersection, in slot order. Visibility (public,
@@ -130,7 +130,7 @@ export function searchModel(
         while (x !== 0) {
           const low = x & -x;
           x ^= low;
-          list.push((w << 5) | (31 - Math.clz32(low)));
+          matched.push((w << 5) | (31 - Math.clz32(low)));
         }
         continue;
       }
@@ -167,7 +167,7 @@ export function searchModel(
       }
     }
   }
-  const matches = list.view();
+  const matches = matched.view();
   if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
     rank(model, cols, matches, r.tq, r.tx, matchBits);
   }

@@ -135,16 +135,10 @@ export async function readDirectoryChunks(
     const head = await readHead(tx);
     // Under another collation the caller answers with SQL: nothing more to read.
     if (!BYTE_ORDER_COLLATIONS.has(head.collation)) return head;
-    const tenantRows = tx<DirectoryModelTenantRow[]>`
-      select id, name, lower(name) as name_lower, slug from tenants`;
-    for await (const tenants of tenantRows.cursor(rows)) {
+    for await (const tenants of tenantRows(tx).cursor(rows)) {
       await onChunk({ tenants, agents: [], locations: [] });
     }
-    if (onCount !== undefined) {
-      const [counted] = await tx<Array<{ n: number }>>`
-        select count(*)::int as n from directory_entries`;
-      onCount(counted?.n ?? 0);
-    }
+    if (onCount !== undefined) onCount(await entryCount(tx));
     const agentRows = tx.unsafe<DirectoryModelAgentRow[]>(
       `select ${AGENT_COLUMNS} from directory_entries e join agents a on a.id = e.id`
     );
@@ -159,6 +153,20 @@ export async function readDirectoryChunks(
     }
     return head;
   });
+}
+
+// Tagged queries are run from these functions, not from the closure over onChunk: postgres.js
+// keeps for good the stack of each tagged template's first run (see inTransaction), and with it
+// the calling function's closure, here the model being read.
+function tenantRows(tx: Queryable) {
+  return tx<DirectoryModelTenantRow[]>`
+    select id, name, lower(name) as name_lower, slug from tenants`;
+}
+
+async function entryCount(tx: Queryable): Promise<number> {
+  const [counted] = await tx<Array<{ n: number }>>`
+    select count(*)::int as n from directory_entries`;
+  return counted?.n ?? 0;
 }
 
 /** Collations under which PostgreSQL orders ASCII text by bytes, as the model orders ids. */
