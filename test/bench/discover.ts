@@ -16,6 +16,7 @@ import { copyFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { startNatsServer } from '../support/nats-server.js';
 import { startHubProcess } from '../support/hub-process.js';
+import { benchHubOptions } from './built-hub.js';
 import { createDb, type Db } from '../../infra/db/index.js';
 import { measureDirectoryLoad, type DirectoryLoadReport } from './directory-load.js';
 import { ADMIN_TOKEN } from './queue-hub.js';
@@ -363,6 +364,7 @@ async function discoverAt(
       );
     }
     hub = await startHubProcess({
+      ...benchHubOptions(),
       // e.g. HUB_NODE_ARGS=--trace-gc with BENCH_HUB_LOG=/tmp/hub.log to see the hub's GC pauses.
       ...(process.env.HUB_NODE_ARGS ? { nodeArgs: process.env.HUB_NODE_ARGS.split(' ') } : {}),
       env: {

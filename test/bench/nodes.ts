@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess, type HubProcess } from '../support/hub-process.js';
+import { benchHubOptions } from './built-hub.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
 import { runLoad, sendMessageBody, type LoadResult } from './load.js';
 
@@ -56,9 +57,11 @@ async function runWith(n: number): Promise<NodesRow> {
       RATE_LIMIT_PER_MINUTE: '1000000',
     };
     // The first node provisions streams and buckets alone; the others join it.
-    hubs.push(await startHubProcess({ env: { ...env, NODE_ID: 'bench-1' } }));
+    hubs.push(await startHubProcess({ ...benchHubOptions(), env: { ...env, NODE_ID: 'bench-1' } }));
     for (let i = 2; i <= n; i++) {
-      hubs.push(await startHubProcess({ env: { ...env, NODE_ID: `bench-${i}` } }));
+      hubs.push(
+        await startHubProcess({ ...benchHubOptions(), env: { ...env, NODE_ID: `bench-${i}` } })
+      );
     }
     await settled(hubs);
 

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
+import { benchHubOptions } from './built-hub.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
 import { runLoad, sendMessageBody, type LoadResult } from './load.js';
 
@@ -71,6 +72,7 @@ export async function pixelBench(): Promise<PixelBenchReport> {
   const nats = await startNatsServer();
   const db = await createTestDatabase('burrow_bench');
   const hub = await startHubProcess({
+    ...benchHubOptions(),
     env: {
       NATS_URL: nats.url,
       DATABASE_URL: db.url,

@@ -5,6 +5,7 @@
 import { startNatsServer, type NatsServerHandle } from '../support/nats-server.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startHubProcess, type HubProcess } from '../support/hub-process.js';
+import { benchHubOptions } from './built-hub.js';
 import { until } from '../support/test-hub.js';
 import { createAgent, createDb, createTenant, type Db } from '../../infra/db/index.js';
 
@@ -44,6 +45,7 @@ export async function startQueueHub(
   const db = await createTestDatabase(dbPrefix);
   const start = async () => {
     const hub = await startHubProcess({
+      ...benchHubOptions(),
       env: hubEnv(nats, db),
       // e.g. HUB_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the hub under load.
       nodeArgs: [...nodeArgs, ...(process.env.HUB_NODE_ARGS?.split(' ') ?? [])],

@@ -6,7 +6,8 @@
 // BENCH_CPU_PROF_DIR=<dir> to write the hub's --cpu-prof there; BENCH_ALL_SUBJECTS=1 to count
 // every NATS message per round trip too, by its subject's leading tokens; BENCH_HUB_TREE=<dir> to
 // run that tree's hub instead of this one's; BENCH_HUB_NODE_ARGS, e.g. "--trace-gc", for the hub's
-// node; BENCH_HUB_LOG_COPY=<file> to keep the hub's log (and what such flags print there)).
+// node; BENCH_HUB_LOG_COPY=<file> to keep the hub's log (and what such flags print there);
+// BENCH_HUB_ENTRY=dist/infra/bin/hub.js to run the build instead of the sources under tsx).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -49,6 +50,8 @@ const hub = await startHubProcess({
   env,
   // Another build's hub (an A/B of two trees), with this tree's load and counting.
   ...(tree ? { entry: resolve(tree, 'infra/bin/hub.ts') } : {}),
+  // e.g. BENCH_HUB_ENTRY=dist/infra/bin/hub.js: the build `npm start` runs (npm run build first).
+  ...(process.env.BENCH_HUB_ENTRY ? { entry: resolve(process.env.BENCH_HUB_ENTRY) } : {}),
   nodeArgs: [
     ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
     ...(process.env.BENCH_HUB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),

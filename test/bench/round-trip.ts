@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { startNatsServer } from '../support/nats-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { startHubProcess } from '../support/hub-process.js';
+import { benchHubOptions } from './built-hub.js';
 import { freePorts } from '../support/nats-process.js';
 import { createAgent, createDb, createTenant } from '../../infra/db/index.js';
 import { sendMessageBody } from './load.js';
@@ -121,6 +122,7 @@ export async function roundTrip(): Promise<RoundTripReport> {
   const nats = await startNatsServer();
   const db = await createTestDatabase('burrow_bench');
   const hub = await startHubProcess({
+    ...benchHubOptions(),
     env: {
       NATS_URL: nats.url,
       DATABASE_URL: db.url,

@@ -25,7 +25,10 @@ export interface HubProcess {
 
 export interface HubProcessOptions {
   env: Record<string, string>;
-  /** The hub's entry file; default this tree's infra/bin/hub.ts (A/B benchmarks name another tree's). */
+  /**
+   * The hub's entry file; default this tree's infra/bin/hub.ts (A/B benchmarks name another tree's,
+   * or the build's dist/infra/bin/hub.js, run without tsx).
+   */
   entry?: string;
   /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] (not allowed in NODE_OPTIONS). */
   nodeArgs?: readonly string[];
@@ -44,11 +47,12 @@ export async function startHubProcess(opts: HubProcessOptions): Promise<HubProce
   trackDir(dir);
   const logFile = join(dir, 'hub.log');
   const fd = openSync(logFile, 'a');
+  const entry = opts.entry ?? join(ROOT, 'infra/bin/hub.ts');
+  // A built entry (dist/…/hub.js, what `npm start` runs) needs no TypeScript loader.
   const argv = [
     ...(opts.nodeArgs ?? []),
-    '--import',
-    'tsx',
-    opts.entry ?? join(ROOT, 'infra/bin/hub.ts'),
+    ...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []),
+    entry,
   ];
   const child: ChildProcess = spawn(
     opts.netns ? 'ip' : process.execPath,
