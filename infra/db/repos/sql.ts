@@ -24,7 +24,9 @@ export async function inTransaction<T>(
   // read closes over the model it builds (750 MB at 1,000,000 agents).
   const box: { fn: ((tx: Transaction) => Promise<T>) | undefined } = { fn };
   const run = (tx: Transaction): Promise<T> =>
-    box.fn === undefined ? Promise.reject(new Error('transaction reused')) : box.fn(tx);
+    box.fn === undefined
+      ? Promise.reject(new InternalError(new Error('a transaction callback ran twice')))
+      : box.fn(tx);
   try {
     if (typeof s.begin === 'function') return (await s.begin(run)) as T;
     if (typeof s.savepoint === 'function') return (await s.savepoint(run)) as T;
