@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LexemeIndex, LexemeOrder } from './lexeme-index.js';
-import { hasSlot } from './slot-bits.js';
+import { hasSlot, prefixCounts } from './slot-bits.js';
 import { compareLexemes, parseTsVector } from './text-search.js';
 import { orEntryFloat, orEntryTerm } from './ts-rank.js';
 import { TsvPool } from './tsv-pool.js';
@@ -78,13 +78,28 @@ describe('LexemeIndex', () => {
       matches.sort();
       const bits = new Uint32Array(157);
       for (const s of matches) bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
-      const walked = new Float32Array(5000);
-      const galloped = new Float32Array(5000);
+      const below = new Int32Array(157);
+      prefixCounts(bits, 157, below);
+      // Sums are numbered like the matches; the stamped walk by slot is the reference.
+      const walked = new Float32Array(matches.length);
+      const galloped = new Float32Array(matches.length);
+      const stamped = new Float32Array(matches.length);
+      const marked = new Uint32Array(5000);
+      const at = new Uint32Array(5000);
+      matches.forEach((slot, i) => {
+        marked[slot] = 1;
+        at[slot] = i;
+      });
+      // A second sum given to each walk gets the same shares (ranking's shared terms).
+      const also = [0, 1, 2].map(() => new Float32Array(matches.length));
       for (const id of [0, 1, 2, 3, 9, 42]) {
-        index.addSharesIn(id, bits, walked);
-        index.addSharesAt(id, matches, galloped);
+        index.addSharesIn(id, bits, below, walked, also[0]);
+        index.addSharesAt(id, matches, galloped, also[1]);
+        index.addShares(id, 1, marked, at, stamped, also[2]);
       }
       expect(Array.from(galloped)).toEqual(Array.from(walked));
+      expect(Array.from(stamped)).toEqual(Array.from(walked));
+      for (const sums of also) expect(Array.from(sums)).toEqual(Array.from(walked));
       expect(walked.some((x) => x > 0)).toBe(true);
     }
   });
@@ -95,9 +110,10 @@ describe('LexemeIndex', () => {
     shares.forEach((t, slot) => index.add(0, slot, t));
     index.add(1, 2, shares[0]!);
     const marked = Uint32Array.of(7, 0, 7);
+    const at = Uint32Array.of(0, 1, 2);
     const sums = new Float32Array(3);
-    index.addShares(0, 7, marked, sums);
-    index.addShares(1, 7, marked, sums);
+    index.addShares(0, 7, marked, at, sums);
+    index.addShares(1, 7, marked, at, sums);
     const term = (t: number) => t / 1.64493406685;
     expect(sums[0]).toBe(Math.fround(term(shares[0]!)));
     expect(sums[1]).toBe(0);
@@ -125,6 +141,7 @@ describe('LexemeIndex', () => {
     const bulk = new LexemeIndex();
     run(bulk.build(pool, slots, pool.lexemeTexts.length, 7));
     const marked = new Uint32Array(slots).fill(1);
+    const at = Uint32Array.from({ length: slots }, (_, i) => i);
     let withBits = 0;
     for (let id = 0; id < pool.lexemeTexts.length; id++) {
       expect(sorted(bulk, id)).toEqual(sorted(one, id));
@@ -138,8 +155,8 @@ describe('LexemeIndex', () => {
       }
       const a = new Float32Array(slots);
       const b = new Float32Array(slots);
-      one.addShares(id, 1, marked, a);
-      bulk.addShares(id, 1, marked, b);
+      one.addShares(id, 1, marked, at, a);
+      bulk.addShares(id, 1, marked, at, b);
       expect(b).toEqual(a);
     }
     expect(withBits).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 // bytes an entry. JS arrays and a Posting object per lexeme cost about 100 bytes for a lexeme of
 // one agent and 16 an entry.
 import { compareLexemes } from './ts-parse.js';
-import { bitsOfSlots, KeyedBits, wantsBits } from './slot-bits.js';
+import { bitRank, bitsOfSlots, KeyedBits, popcount, wantsBits } from './slot-bits.js';
 import { OR_ENTRY_DIVISOR, orEntryFloat } from './ts-rank.js';
 import { mergeSortSteps } from './merge-sort.js';
 
@@ -136,15 +136,26 @@ export class LexemeIndex {
   }
 
   /**
-   * sums[slot] += the lexeme's rank share, in float (as calc_rank_or adds), for every slot of
-   * the posting that carries `stamp` in `marked`.
+   * sums[i] += the lexeme's rank share, in float (as calc_rank_or adds), for every slot of the
+   * posting that carries `stamp` in `marked`, where i is `at[slot]` (the slot's match number);
+   * the same in `also` when given (the lexeme counts in two queries' sums).
    */
-  addShares(id: number, stamp: number, marked: Uint32Array, sums: Float32Array): void {
+  addShares(
+    id: number,
+    stamp: number,
+    marked: Uint32Array,
+    at: Uint32Array,
+    sums: Float32Array,
+    also?: Float32Array
+  ): void {
     const n = this.size(id);
     if (n === 1) {
       const slot = this.start[id] as number;
       if (marked[slot] === stamp) {
-        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        const i = at[slot] as number;
+        const t = (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        sums[i] = (sums[i] as number) + t;
+        if (also !== undefined) also[i] = (also[i] as number) + t;
       }
       return;
     }
@@ -154,18 +165,35 @@ export class LexemeIndex {
       const slot = slots[k] as number;
       if (marked[slot] === stamp) {
         // The Float32Array store is calc_rank_or's float rounding of the double sum.
-        sums[slot] = (sums[slot] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+        const i = at[slot] as number;
+        const t = (terms[k] as number) / OR_ENTRY_DIVISOR;
+        sums[i] = (sums[i] as number) + t;
+        if (also !== undefined) also[i] = (also[i] as number) + t;
       }
     }
   }
 
-  /** addShares for the slots set in `bits` (a bitset: small enough to stay in cache). */
-  addSharesIn(id: number, bits: Uint32Array, sums: Float32Array): void {
+  /**
+   * addShares for the slots set in `bits` (a bitset: small enough to stay in cache), a slot's
+   * match number being its bit's rank in `bits` (bitRank; `below` is the words' prefix counts):
+   * the sums are then as short as the matches and stay in cache too, where sums by slot would
+   * cost a miss per match at a million slots.
+   */
+  addSharesIn(
+    id: number,
+    bits: Uint32Array,
+    below: Int32Array,
+    sums: Float32Array,
+    also?: Float32Array
+  ): void {
     const n = this.size(id);
     if (n === 1) {
       const slot = this.start[id] as number;
       if ((((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1) {
-        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        const i = bitRank(bits, below, slot);
+        const t = (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        sums[i] = (sums[i] as number) + t;
+        if (also !== undefined) also[i] = (also[i] as number) + t;
       }
       return;
     }
@@ -173,25 +201,31 @@ export class LexemeIndex {
     const from = this.start[id] as number;
     for (let k = from; k < from + n; k++) {
       const slot = slots[k] as number;
-      if ((((bits[slot >>> 5] as number) >>> (slot & 31)) & 1) === 1) {
-        sums[slot] = (sums[slot] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+      const word = bits[slot >>> 5] as number;
+      if (((word >>> (slot & 31)) & 1) === 1) {
+        const i = (below[slot >>> 5] as number) + popcount(word & ~(-1 << (slot & 31)));
+        const t = (terms[k] as number) / OR_ENTRY_DIVISOR;
+        sums[i] = (sums[i] as number) + t;
+        if (also !== undefined) also[i] = (also[i] as number) + t;
       }
     }
   }
 
   /**
-   * addShares for the slots of `matches` (ascending), found by galloping through the posting
-   * (kept in slot order) from one match to the next: for a posting many times longer than the
-   * matches, a few steps per match instead of a test per entry.
+   * addShares for the slots of `matches` (ascending; sums[i] for matches[i]), found by galloping
+   * through the posting (kept in slot order) from one match to the next: for a posting many times
+   * longer than the matches, a few steps per match instead of a test per entry.
    */
-  addSharesAt(id: number, matches: Int32Array, sums: Float32Array): void {
+  addSharesAt(id: number, matches: Int32Array, sums: Float32Array, also?: Float32Array): void {
     const n = this.size(id);
     if (n === 0) return;
     if (n === 1) {
       const slot = this.start[id] as number;
       const at = lowerBound(matches, 0, matches.length, slot);
       if (at < matches.length && matches[at] === slot) {
-        sums[slot] = (sums[slot] as number) + (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        const t = (this.oneTerm[id] as number) / OR_ENTRY_DIVISOR;
+        sums[at] = (sums[at] as number) + t;
+        if (also !== undefined) also[at] = (also[at] as number) + t;
       }
       return;
     }
@@ -213,7 +247,9 @@ export class LexemeIndex {
         k = lowerBound(slots, lo + 1, Math.min(hi, end), target);
       }
       if (k < end && slots[k] === target) {
-        sums[target] = (sums[target] as number) + (terms[k] as number) / OR_ENTRY_DIVISOR;
+        const t = (terms[k] as number) / OR_ENTRY_DIVISOR;
+        sums[i] = (sums[i] as number) + t;
+        if (also !== undefined) also[i] = (also[i] as number) + t;
         k++;
       }
     }

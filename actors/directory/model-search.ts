@@ -23,9 +23,9 @@ import {
 } from './directory-model.js';
 import { requiredTermGroups, type QueryTerm } from './query-terms.js';
 import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
-import { PUBLIC, VERIFIED, type SlotColumns } from './slot-columns.js';
+import { PUBLIC, VERIFIED } from './slot-columns.js';
 import { SlotList } from './slot-list.js';
-import { firstN, FIRST_KEYS, ORDERS } from './search-order.js';
+import { firstN, FIRST_KEYS, ORDERS, RELEVANCE_TIES } from './search-order.js';
 import { rankPlanOf, tsMatch, tsRank, type TsQuery, type TsTerm } from './text-search.js';
 
 /** The search's parameters as the SQL applies them: folded by PostgreSQL, owner resolved. */
@@ -90,6 +90,8 @@ export function searchModel(
   let flagsApplied = false;
   /** The matches as a bitset, when the candidate walk left one (dense, nothing to check). */
   let matchBits: Uint32Array | undefined;
+  /** Per word of matchBits, the matches in the words before it (their numbers start there). */
+  let matchesBelow: Int32Array | undefined;
   /** The checks the candidate's sources do not already guarantee; a match joins `matches`. */
   const check = (slot: number): void => {
     if (!flagsApplied) {
@@ -119,13 +121,15 @@ export function searchModel(
     // call, and the bitset (this search's scratch) is left holding exactly the matches for rank.
     const acceptAll =
       flagsApplied && ownerOrd === -2 && recordCheck === undefined && (r.tq === null || textListed);
+    const below = acceptAll ? scratchCounts(plan.words) : undefined;
     for (let w = 0; w < plan.words; w++) {
       let x = bits[w] as number;
       if (flagsApplied && x !== 0) {
         x &= (publicBits[w] as number) | (own === undefined ? 0 : (own[w] as number));
         if (verified >= 0) x &= ~((verifiedBits[w] as number) ^ wantVerified);
       }
-      if (acceptAll) {
+      if (below !== undefined) {
+        below[w] = matched.length;
         bits[w] = x;
         while (x !== 0) {
           const low = x & -x;
@@ -140,7 +144,10 @@ export function searchModel(
         check((w << 5) | (31 - Math.clz32(low)));
       }
     }
-    if (acceptAll) matchBits = bits;
+    if (below !== undefined) {
+      matchBits = bits;
+      matchesBelow = below;
+    }
   } else {
     const tests = plan.tests;
     const marking = plan.marking;
@@ -168,14 +175,27 @@ export function searchModel(
     }
   }
   const matches = matched.view();
-  if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
-    rank(model, cols, matches, r.tq, r.tx, matchBits);
-  }
-  const order = s.sort === 'relevance' && !hasWords ? 'rating' : s.sort;
-  const before = ORDERS[order](model, cols);
   const end = s.limit === undefined ? matches.length : s.offset + s.limit;
-  const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
-  const page = firstN(matches, end, before, key).slice(s.offset, end);
+  let page: number[];
+  if (r.tq !== null && r.tx !== null && s.sort === 'relevance') {
+    // Ranks are numbered like the matches (scores[i] is matches[i]'s), so the page is chosen
+    // among match numbers and mapped back to slots.
+    const scores = rank(model, matches, r.tq, r.tx, matchBits, matchesBelow);
+    const ties = RELEVANCE_TIES(model, cols);
+    const before = (i: number, j: number): boolean =>
+      scores[i] !== scores[j]
+        ? (scores[i] as number) > (scores[j] as number)
+        : ties(matches[i] as number, matches[j] as number);
+    const numbers = matchNumbers(matches.length);
+    page = firstN(numbers, end, before, bitsetSearch ? scores : undefined)
+      .slice(s.offset, end)
+      .map((i) => matches[i] as number);
+  } else {
+    const order = s.sort === 'relevance' ? 'rating' : s.sort;
+    const before = ORDERS[order](model, cols);
+    const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
+    page = firstN(matches, end, before, key).slice(s.offset, end);
+  }
   return {
     agents: page.map((slot) => listing(model, slot)),
     count: matches.length,
@@ -249,71 +269,100 @@ function recordFilter(
 /** Above this many matches, OR queries are ranked from the postings rather than agent by agent. */
 const RANK_FROM_POSTINGS = 48;
 
-/** cols.rank[slot] = ts_rank(tsv, tq) + ts_rank(tsv, tx) in float4, for every match. */
+/**
+ * ts_rank(tsv, tq) + ts_rank(tsv, tx) in float4 for every match, numbered as the matches are
+ * (a scratch array, valid until the next search). `matches` is sorted here when it is not in slot
+ * order. matchBits and matchesBelow: the matches as a bitset and its prefix counts, when the
+ * candidate walk left them.
+ */
 function rank(
   model: DirectoryModel,
-  cols: SlotColumns,
   matches: Int32Array,
   tq: TsQuery,
   tx: TsQuery,
-  matchBits: Uint32Array | undefined
-): void {
+  matchBits: Uint32Array | undefined,
+  matchesBelow: Int32Array | undefined
+): Float64Array {
+  const m = matches.length;
   const pq = rankPlanOf(tq);
   const px = rankPlanOf(tx);
-  const out = cols.rank;
-  if (matches.length < RANK_FROM_POSTINGS || pq.and || px.and) {
-    for (let i = 0; i < matches.length; i++) {
-      const slot = matches[i] as number;
-      const tsv = model.tsvOf(slot);
-      out[slot] = Math.fround(tsRank(tsv, tq) + tsRank(tsv, tx));
+  // Each rank is a float4 (Math.fround), kept in a double: the page's choice then reads the same
+  // kind of array as for the other orders' keys (a key read of one kind only is a fast one).
+  const out = rankScratch(m);
+  if (m < RANK_FROM_POSTINGS || pq.and || px.and) {
+    for (let i = 0; i < m; i++) {
+      const tsv = model.tsvOf(matches[i] as number);
+      out[i] = Math.fround(tsRank(tsv, tq) + tsRank(tsv, tx));
     }
-    return;
+    return out;
   }
   // calc_rank_or sums, per agent, what each matched lexeme adds, item by item and lexeme by
   // lexeme in PostgreSQL's order; walking the postings in that same order gives every agent the
-  // same float sums without looking into its tsvector. The matches are a bitset while it runs
-  // (small enough to stay in cache), or without bitsets carry this search's stamp.
-  const { sumA, sumB, marked } = cols;
+  // same float sums without looking into its tsvector. The postings name slots; a slot's match
+  // number comes from the matches' bitset (its bit's rank: small enough to stay in cache), or
+  // without bitsets from a stamp and a number by slot.
   const lexemes = model.lexemes;
-  let add: (id: number, sums: Float32Array) => void;
+  let add: (id: number, sums: Float32Array, also: Float32Array | undefined) => void;
+  if (!ascending(matches)) matches.sort();
   if (bitsetSearch) {
     let bits = matchBits;
-    if (bits === undefined) {
+    let below = matchesBelow;
+    if (bits === undefined || below === undefined) {
       const words = wordsFor(model.slotSpan);
       bits = scratchBits(RANK_SCRATCH, words);
       bits.fill(0, 0, words);
       orSlots(bits, matches);
+      below = scratchCounts(words);
+      countsBelow(matches, below);
     }
     const matched = bits;
-    // A posting many times longer than the matches is galloped through from match to match
-    // (postings are in slot order; so must the matches be, which a walk does not promise).
-    const gallopAbove = matches.length * GALLOP_RATIO;
-    if (!ascending(matches)) matches.sort();
-    add = (id, sums) =>
+    const counts = below;
+    // A posting many times longer than the matches is galloped through from match to match.
+    const gallopAbove = m * GALLOP_RATIO;
+    add = (id, sums, also) =>
       lexemes.size(id) > gallopAbove
-        ? lexemes.addSharesAt(id, matches, sums)
-        : lexemes.addSharesIn(id, matched, sums);
+        ? lexemes.addSharesAt(id, matches, sums, also)
+        : lexemes.addSharesIn(id, matched, counts, sums, also);
   } else {
     const stamp = model.nextStamp();
-    for (let i = 0; i < matches.length; i++) marked[matches[i] as number] = stamp;
-    add = (id, sums) => lexemes.addShares(id, stamp, marked, sums);
+    const { marked } = model.cols;
+    const at = walkNumbers(model.slotSpan);
+    for (let i = 0; i < m; i++) {
+      const slot = matches[i] as number;
+      marked[slot] = stamp;
+      at[slot] = i;
+    }
+    add = (id, sums, also) => lexemes.addShares(id, stamp, marked, at, sums, also);
   }
-  for (let i = 0; i < matches.length; i++) {
-    const slot = matches[i] as number;
-    sumA[slot] = 0;
-    sumB[slot] = 0;
+  const sumA = scratchFloats(SUM_A, m);
+  const sumB = scratchFloats(SUM_B, m);
+  sumA.fill(0, 0, m);
+  sumB.fill(0, 0, m);
+  if (isSubsequence(px.items, pq.items)) {
+    // The exact query's terms are among the fuzzy one's (the usual case: the word itself and its
+    // neighbours): each shared term's postings are walked once, adding to both sums. Each sum
+    // still gets its terms' shares in its own query's order, so the floats are the same.
+    sumPostings(model, pq.items, add, sumA, px.items, sumB);
+  } else {
+    sumPostings(model, pq.items, add, sumA, [], sumB);
+    sumPostings(model, px.items, add, sumB, [], sumA);
   }
-  sumPostings(model, pq.items, add, sumA);
-  sumPostings(model, px.items, add, sumB);
   const nq = pq.items.length;
   const nx = px.items.length;
+  for (let i = 0; i < m; i++) {
+    const a = sumA[i] as number;
+    const b = sumB[i] as number;
+    out[i] = Math.fround((nq > 0 ? Math.fround(a / nq) : a) + (nx > 0 ? Math.fround(b / nx) : b));
+  }
+  return out;
+}
+
+/** below[w] = the matches (ascending) in words before w, up to the last match's word. */
+function countsBelow(matches: Int32Array, below: Int32Array): void {
+  let w = 0;
   for (let i = 0; i < matches.length; i++) {
-    const slot = matches[i] as number;
-    const a = sumA[slot] as number;
-    const b = sumB[slot] as number;
-    out[slot] = Math.fround(
-      (nq > 0 ? Math.fround(a / nq) : a) + (nx > 0 ? Math.fround(b / nx) : b)
-    );
+    const word = (matches[i] as number) >>> 5;
+    while (w <= word) below[w++] = i;
   }
 }
 
@@ -328,23 +377,42 @@ function ascending(a: Int32Array): boolean {
   return true;
 }
 
+/**
+ * Add the shares of each item's lexemes to `sums`, item by item; also to `alsoSums` for the items
+ * that are, in order, `also`'s (a subsequence of `items`, matched first come first).
+ */
 function sumPostings(
   model: DirectoryModel,
   items: readonly TsTerm[],
-  add: (id: number, sums: Float32Array) => void,
-  sums: Float32Array
+  add: (id: number, sums: Float32Array, also: Float32Array | undefined) => void,
+  sums: Float32Array,
+  also: readonly TsTerm[],
+  alsoSums: Float32Array
 ): void {
   const order = model.lexemeOrder;
   const texts = model.tsvs.lexemeTexts;
+  let j = 0;
   for (const item of items) {
+    const shared = j < also.length && sameTerm(item, also[j] as TsTerm);
+    if (shared) j++;
     const ids = order.ids();
     for (let i = order.lowerBound(item.lexeme); i < ids.length; i++) {
       const id = ids[i] as number;
       const lexeme = texts[id] as string;
       if (item.prefix ? !lexeme.startsWith(item.lexeme) : lexeme !== item.lexeme) break;
-      add(id, sums);
+      add(id, sums, shared ? alsoSums : undefined);
     }
   }
+}
+
+/** Two items walk the same postings (what ranking reads of a term: its lexeme and prefix flag). */
+const sameTerm = (a: TsTerm, b: TsTerm): boolean => a.lexeme === b.lexeme && a.prefix === b.prefix;
+
+/** True when `sub`'s items appear in `items` in the same order (sumPostings' greedy match). */
+function isSubsequence(sub: readonly TsTerm[], items: readonly TsTerm[]): boolean {
+  let j = 0;
+  for (const item of items) if (j < sub.length && sameTerm(item, sub[j] as TsTerm)) j++;
+  return j === sub.length;
 }
 
 /**
@@ -429,6 +497,52 @@ function walkPlan(options: readonly Source[], marked: Uint32Array, stamp: number
 const matchList = new SlotList();
 /** Every agent's slot, for a search that nothing narrows (candidateSources). */
 const everyList = new SlotList();
+
+/** Scratch float arrays by use, as long as the matches (kept between searches, like the lists). */
+const SUM_A = 0;
+const SUM_B = 1;
+const floats: Float32Array[] = [];
+let ranks = new Float64Array(0);
+
+function rankScratch(length: number): Float64Array {
+  if (ranks.length < length) ranks = new Float64Array(length + (length >>> 3) + 1024);
+  return ranks;
+}
+
+function scratchFloats(k: number, length: number): Float32Array {
+  let a = floats[k];
+  if (a === undefined || a.length < length) {
+    a = new Float32Array(length + (length >>> 3) + 1024);
+    floats[k] = a;
+  }
+  return a;
+}
+
+let counts = new Int32Array(1024);
+
+/** Per-word prefix counts of a bitset of `words` words (the matches' numbers, rank()). */
+function scratchCounts(words: number): Int32Array {
+  if (counts.length < words) counts = new Int32Array(words + (words >>> 3));
+  return counts;
+}
+
+let numbers = new Int32Array(0);
+
+/** 0, 1, ... length - 1: the match numbers the page is chosen among (firstN may sort them). */
+function matchNumbers(length: number): Int32Array {
+  if (numbers.length < length) numbers = new Int32Array(length + (length >>> 3) + 1024);
+  const out = numbers.subarray(0, length);
+  for (let i = 0; i < length; i++) out[i] = i;
+  return out;
+}
+
+let walkAt = new Uint32Array(0);
+
+/** A match number by slot, for ranking without bitsets (the bench's comparison only). */
+function walkNumbers(span: number): Uint32Array {
+  if (walkAt.length < span) walkAt = new Uint32Array(span + (span >>> 3));
+  return walkAt;
+}
 
 /** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
 const RANK_SCRATCH = 15;

@@ -10,18 +10,10 @@ export type Before = (a: number, b: number) => boolean;
 /** Ids in byte order, as PostgreSQL sorts text under the C collation (checked at load). */
 const idBefore = (model: DirectoryModel, a: number, b: number): boolean => model.idBefore(a, b);
 
-export const ORDERS: Record<
-  DirectorySearch['sort'],
-  (m: DirectoryModel, c: SlotColumns) => Before
-> = {
-  relevance:
-    (m, { rank, rating }) =>
-    (a, b) =>
-      rank[a] !== rank[b]
-        ? (rank[a] as number) > (rank[b] as number)
-        : rating[a] !== rating[b]
-          ? (rating[a] as number) > (rating[b] as number)
-          : idBefore(m, a, b),
+/** The orders of columns the model holds; relevance is ranked per search (RELEVANCE_TIES). */
+type ColumnOrder = Exclude<DirectorySearch['sort'], 'relevance'>;
+
+export const ORDERS: Record<ColumnOrder, (m: DirectoryModel, c: SlotColumns) => Before> = {
   rating:
     (m, { rating, ratingCount }) =>
     (a, b) =>
@@ -42,9 +34,14 @@ export const ORDERS: Record<
         : idBefore(m, a, b),
 };
 
+/** Relevance's order between two equal ranks: rating, then id (the SQL's `rating_avg desc, id`). */
+export const RELEVANCE_TIES =
+  (m: DirectoryModel, { rating }: SlotColumns): Before =>
+  (a, b) =>
+    rating[a] !== rating[b] ? (rating[a] as number) > (rating[b] as number) : idBefore(m, a, b);
+
 /** Each order's first key, by slot: a slot whose key is below another's sorts after it. */
-export const FIRST_KEYS: Record<DirectorySearch['sort'], (c: SlotColumns) => ArrayLike<number>> = {
-  relevance: (c) => c.rank,
+export const FIRST_KEYS: Record<ColumnOrder, (c: SlotColumns) => ArrayLike<number>> = {
   rating: (c) => c.rating,
   popular: (c) => c.usage,
   recent: (c) => c.created,
@@ -52,8 +49,9 @@ export const FIRST_KEYS: Record<DirectorySearch['sort'], (c: SlotColumns) => Arr
 
 /**
  * The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort.
- * `key`, when given, is the order's first key (descending): a slot whose key is below the last
- * kept one's is passed over without a comparison, which is most of them in a long list.
+ * `key`, when given, is the order's first key (descending), indexed like `before`'s arguments: a
+ * slot whose key is below the last kept one's is passed over without a comparison, which is most
+ * of them in a long list. (`slots` may be any numbers `before` and `key` are indexed by.)
  */
 export function firstN(
   slots: Int32Array,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SlotIndex } from './directory-model.js';
 import { LexemeIndex } from './lexeme-index.js';
-import { hasSlot, MIN_BITSET_LIST, wantsBits } from './slot-bits.js';
+import {
+  bitRank,
+  hasSlot,
+  MIN_BITSET_LIST,
+  popcount,
+  prefixCounts,
+  wantsBits,
+  wordsFor,
+} from './slot-bits.js';
 
 /** A small deterministic generator. */
 function rng(seed: number): () => number {
@@ -73,5 +81,19 @@ describe('bitsets beside the index lists', () => {
     }
     expect(index.bitsOf(0)).toBeDefined();
     expect(index.bitsOf(3)).toBeUndefined();
+  });
+
+  it("numbers a set's slots in slot order by the rank of their bits", () => {
+    expect([0, 1, 0x80000000, -1, 0x55555555, 0xffff].map(popcount)).toEqual([0, 1, 1, 32, 16, 16]);
+    const r = rng(11);
+    const span = 3000;
+    const slots = Array.from({ length: span }, (_, s) => s).filter(() => r() < 0.3);
+    slots.push(0, 31, 32, span - 1);
+    const set = [...new Set(slots)].sort((a, b) => a - b);
+    const bits = new Uint32Array(wordsFor(span));
+    for (const s of set) bits[s >>> 5] = (bits[s >>> 5] as number) | (1 << (s & 31));
+    const below = new Int32Array(bits.length);
+    prefixCounts(bits, bits.length, below);
+    expect(set.map((s) => bitRank(bits, below, s))).toEqual(set.map((_, i) => i));
   });
 });

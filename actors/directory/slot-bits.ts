@@ -69,6 +69,30 @@ export function clearSlot(bits: Uint32Array, slot: number): void {
   if (w < bits.length) bits[w] = (bits[w] as number) & ~(1 << (slot & 31));
 }
 
+/** Set bits of a 32-bit word. */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * The set bits of `bits` below `slot`: a slot's number among the set's, in slot order. `below`
+ * holds each word's count of set bits in the words before it (prefixCounts).
+ */
+export const bitRank = (bits: Uint32Array, below: Int32Array, slot: number): number =>
+  (below[slot >>> 5] as number) + popcount((bits[slot >>> 5] as number) & ~(-1 << (slot & 31)));
+
+/** below[w] = the set bits of bits[0..w), for w below `words`. */
+export function prefixCounts(bits: Uint32Array, words: number, below: Int32Array): void {
+  let n = 0;
+  for (let w = 0; w < words; w++) {
+    below[w] = n;
+    const x = bits[w] as number;
+    if (x !== 0) n += popcount(x);
+  }
+}
+
 export const hasSlot = (bits: Uint32Array, slot: number): boolean =>
   (((bits[slot >>> 5] ?? 0) >>> (slot & 31)) & 1) === 1;
 

@@ -8,7 +8,9 @@ export const VERIFIED = 2;
 /**
  * Per slot, what a search checks and sorts by, in typed arrays: reading them costs no walk to an
  * agent's record (scattered in memory), which is what a search over thousands of candidates
- * spends its time on otherwise. Also the search's scratch: stamps and sums by slot.
+ * spends its time on otherwise. Also the search's scratch: stamps by slot (a search's ranks and
+ * sums are as long as its matches, model-search.ts: by slot they cost 12 bytes an agent and a
+ * cache miss per match at a million agents).
  */
 export class SlotColumns {
   readonly flags: Uint8Array;
@@ -30,10 +32,6 @@ export class SlotColumns {
   readonly created: Float64Array;
   readonly seen: Uint32Array;
   readonly marked: Uint32Array;
-  /** Float sums and ranks (calc_rank_or's float4): a Float32Array store rounds as it does. */
-  readonly sumA: Float32Array;
-  readonly sumB: Float32Array;
-  readonly rank: Float32Array;
 
   constructor(readonly capacity: number) {
     this.flags = new Uint8Array(capacity);
@@ -47,9 +45,6 @@ export class SlotColumns {
     this.created = new Float64Array(capacity);
     this.seen = new Uint32Array(capacity);
     this.marked = new Uint32Array(capacity);
-    this.sumA = new Float32Array(capacity);
-    this.sumB = new Float32Array(capacity);
-    this.rank = new Float32Array(capacity);
   }
 
   /** A copy at another capacity (smaller only when the slots above it are free). */
