@@ -109,26 +109,29 @@ export function searchModel(
     if (r.tq === null || textListed || tsMatch(model.tsvOf(slot), r.tq)) matched.push(slot);
   };
   if (plan.dense !== undefined) {
-    // Every candidate is a set bit: the sources' intersection, in slot order. Visibility (public,
-    // or the viewer's own) and `verified` are applied to each word first: an agent they rule out
-    // costs no check, and one they let through no read of its flags.
-    const bits = plan.dense;
+    // Every candidate is a set bit: the sources' intersection, in slot order, taken here a word
+    // at a time (one pass over the bitsets, not one to intersect and another to list). Visibility
+    // (public, or the viewer's own) and `verified` are applied to each word first: an agent they
+    // rule out costs no check, and one they let through no read of its flags.
+    const [p0, p1, p2] = plan.dense;
     const { publicBits, verifiedBits } = cols;
     const own = tenantOnly ? undefined : ownBits(model, viewer, plan.words);
     flagsApplied = !tenantOnly;
     const wantVerified = verified === VERIFIED ? -1 : 0;
     // Nothing left to check on a candidate (the common case): each is a match, listed without a
-    // call, and the bitset (this search's scratch) is left holding exactly the matches for rank.
+    // call, and a scratch bitset is left holding exactly the matches, for rank.
     const acceptAll =
       flagsApplied && ownerOrd === -2 && recordCheck === undefined && (r.tq === null || textListed);
     const below = acceptAll ? scratchCounts(plan.words) : undefined;
+    const bits = acceptAll ? scratchBits(DENSE_SCRATCH, wordsFor(model.slotSpan)) : undefined;
     for (let w = 0; w < plan.words; w++) {
-      let x = bits[w] as number;
+      let x = (p0[w] as number) & (p1[w] as number);
+      if (p2 !== undefined) x &= p2[w] as number;
       if (flagsApplied && x !== 0) {
         x &= (publicBits[w] as number) | (own === undefined ? 0 : (own[w] as number));
         if (verified >= 0) x &= ~((verifiedBits[w] as number) ^ wantVerified);
       }
-      if (below !== undefined) {
+      if (below !== undefined && bits !== undefined) {
         below[w] = matched.length;
         bits[w] = x;
         while (x !== 0) {
@@ -144,7 +147,9 @@ export function searchModel(
         check((w << 5) | (31 - Math.clz32(low)));
       }
     }
-    if (below !== undefined) {
+    if (below !== undefined && bits !== undefined) {
+      // Ranking tests posting slots up to the span: no match lies beyond the words intersected.
+      bits.fill(0, plan.words, wordsFor(model.slotSpan));
       matchBits = bits;
       matchesBelow = below;
     }
@@ -460,8 +465,11 @@ function candidateSources(model: DirectoryModel, viewer: Viewer, r: ResolvedSear
 /** How a search finds its candidates, and which filters that already guarantees. */
 interface Plan {
   readonly covered: ReadonlySet<Covers>;
-  /** The candidates as a bitset (every source intersected), or undefined: walk `driver`. */
-  readonly dense: Uint32Array | undefined;
+  /**
+   * The bitsets whose intersection is the candidates (two or three, each `words` long or longer),
+   * or undefined: walk `driver`.
+   */
+  readonly dense: readonly [Uint32Array, Uint32Array, Uint32Array?] | undefined;
   readonly words: number;
   readonly driver: Source;
   /** Per source a walked candidate must be in: bitsets of which it must be in one. */
@@ -544,10 +552,14 @@ function walkNumbers(span: number): Uint32Array {
   return walkAt;
 }
 
-/** The scratch bitset ranking uses (those of candidateSources are numbered from 0). */
-const RANK_SCRATCH = 15;
-/** The scratch bitset of the viewer's own agents (ownBits). */
-const OWN_SCRATCH = 14;
+/** The scratch bitsets a search uses, by number: ranking's (when the walk left none). */
+const RANK_SCRATCH = 0;
+/** The viewer's own agents (ownBits). */
+const OWN_SCRATCH = 1;
+/** Where a dense search leaves its matches (for rank). */
+const DENSE_SCRATCH = 2;
+/** bitsetPlan's unions, from this number up (as many as the search has sources). */
+const PLAN_SCRATCH = 3;
 
 /** What making a source's bitset costs, in about the units of walking a listed slot. */
 function bitsCost(source: Source, words: number): number {
@@ -592,7 +604,7 @@ function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
     options.length > 1 && driver.size * 2 >= words && bitsCost(driver, words) <= driver.size * 16;
   /** Per source a candidate must be in: bitsets of which it must be in one. */
   const tests: Uint32Array[][] = [];
-  let built = 0;
+  let built = PLAN_SCRATCH;
   for (let i = 1; i < options.length; i++) {
     const o = options[i] as Source;
     const cost = bitsCost(o, words);
@@ -612,17 +624,31 @@ function bitsetPlan(model: DirectoryModel, options: readonly Source[]): Plan {
   if (!dense || tests.length === 0) {
     return { covered, dense: undefined, words, driver, tests, marking: false };
   }
-  const first = bitsFor(driver, words, 0);
-  const out = scratchBits(++built, words);
-  const n = Math.min(words, first.length);
-  out.set(first.subarray(0, n));
-  out.fill(0, n, words);
-  for (const [bits] of tests) {
-    const m = Math.min(n, (bits as Uint32Array).length);
-    for (let w = 0; w < m; w++) out[w] = (out[w] as number) & ((bits as Uint32Array)[w] as number);
-    out.fill(0, m, n);
+  const parts = [
+    bitsFor(driver, words, PLAN_SCRATCH),
+    ...tests.map(([bits]) => bits as Uint32Array),
+  ];
+  let n = words;
+  for (const p of parts) n = Math.min(n, p.length);
+  if (parts.length > 3) {
+    // More than three (rare): the rest intersected ahead, so the listing's pass reads three.
+    const rest = scratchBits(++built, n);
+    rest.set((parts[2] as Uint32Array).subarray(0, n));
+    for (const p of parts.slice(3)) {
+      for (let w = 0; w < n; w++) rest[w] = (rest[w] as number) & (p[w] as number);
+    }
+    parts.length = 2;
+    parts.push(rest);
   }
-  return { covered, dense: out, words: n, driver, tests, marking: false };
+  const [p0, p1, p2] = parts as [Uint32Array, Uint32Array, Uint32Array | undefined];
+  return {
+    covered,
+    dense: p2 === undefined ? [p0, p1] : [p0, p1, p2],
+    words: n,
+    driver,
+    tests,
+    marking: false,
+  };
 }
 
 /** True for a query that is terms joined by `|` only, none of them weight-restricted. */
