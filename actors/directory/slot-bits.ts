@@ -5,6 +5,8 @@
 // the directory, so one is kept only for a list holding at least 1/64 of the slots (about the
 // list's own size or less); below 1/256 it is dropped again.
 
+import { ScratchArray } from './scratch-array.js';
+
 /** Lists this long or longer (and at least 1/64 of the span) get a bitset. */
 export const MIN_BITSET_LIST = 64;
 
@@ -32,16 +34,16 @@ export function bitsOfSlots(slots: ArrayLike<number>, span: number): Uint32Array
 }
 
 /** Scratch bitsets (unions of lists) a search builds, numbered by its caller, reused by the next. */
-const scratch: Uint32Array[] = [];
+const scratch: ScratchArray<Uint32Array>[] = [];
 
 /** Scratch bitset `k`, at least `words` long (its contents are the last user's: clear it). */
 export function scratchBits(k: number, words: number): Uint32Array {
   let bits = scratch[k];
-  if (bits === undefined || bits.length < words) {
-    bits = new Uint32Array(words + (words >>> 3));
+  if (bits === undefined) {
+    bits = new ScratchArray((n) => new Uint32Array(n));
     scratch[k] = bits;
   }
-  return bits;
+  return bits.of(words);
 }
 
 /** Set the bit of every slot of `slots` in `bits` (wide enough for them). */

@@ -9,7 +9,7 @@ export const VERIFIED = 2;
  * Per slot, what a search checks and sorts by, in typed arrays: reading them costs no walk to an
  * agent's record (scattered in memory), which is what a search over thousands of candidates
  * spends its time on otherwise. Also the search's scratch: stamps by slot (a search's ranks and
- * sums are as long as its matches, model-search.ts: by slot they cost 12 bytes an agent and a
+ * sums are as long as its matches, model-rank.ts: by slot they cost 12 bytes an agent and a
  * cache miss per match at a million agents).
  */
 export class SlotColumns {
