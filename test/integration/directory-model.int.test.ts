@@ -250,6 +250,35 @@ describe('in-memory directory', () => {
     expect((mine?.result.count ?? 0) - (others?.result.count ?? 0)).toBeGreaterThan(100);
   }, 120_000);
 
+  it('ranks a dense search right after one that matched agents beyond its bitsets', async () => {
+    // New agents take slots past the end of bitsets built before them (a value none of them
+    // holds keeps its shorter bitset). A dense search over the new agents leaves its matches in
+    // the scratch bitset; the next dense search, intersecting a shorter bitset, must not rank
+    // those stale bits as its own matches when the postings it walks reach the new slots. The new
+    // agents hold `helps` in differing ways, so stale shares would not all be the same.
+    const before = live.stats();
+    await sql`insert into agents (id, tenant_id, name, description, transport, visibility, category, tags)
+      select 'agent-0000000f' || lpad(to_hex(i), 4, '0'), 'ten-000000000003',
+        case when i % 3 = 0 then 'Helps Quokka Spotter ' else 'Quokka Spotter ' end || i,
+        'Helps with quokka sightings' || repeat(', helps again', i % 4), 'websocket', 'public',
+        'energy', '[]'::jsonb
+      from generate_series(1, 320) i`;
+    const spotters = { ...searchFor(['quokka']), category: 'energy', limit: 5 };
+    const fresh = await live.search({}, spotters);
+    expect(fresh?.result).toEqual((await searchAgentsAt(sql, {}, spotters)).result);
+    expect(fresh?.result.count).toBeGreaterThanOrEqual(320);
+    for (const category of ['finance', 'legal', 'health']) {
+      const search = { ...searchFor(['helps']), category, limit: 20 };
+      const memory = await live.search({}, search);
+      const fromSql = await searchAgentsAt(sql, {}, search);
+      expect(memory?.result, category).toEqual(fromSql.result);
+      expect(fromSql.result.count, category).toBeGreaterThanOrEqual(48);
+      // The stale matches again, between the old categories' searches.
+      await live.search({}, spotters);
+    }
+    expect(live.stats().fullReads).toBe(before.fullReads);
+  }, 120_000);
+
   it('a node that missed pruned changes reads the whole directory again', async () => {
     const other = new LiveDirectory(sql, silentLogger, { pruneEveryMs: 0 });
     try {
