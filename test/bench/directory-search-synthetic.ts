@@ -21,12 +21,8 @@ import {
   setBitsetSearch,
   type ResolvedSearch,
 } from '../../actors/directory/model-search.js';
-import { parseTsQuery } from '../../actors/directory/text-search.js';
-import { parseSearch } from '../../gateway/discover/params.js';
 import {
   createDb,
-  expandQuery,
-  foldValues,
   readDirectoryChunks,
   type DirectoryModelAgentRow,
   type DirectoryModelLocationRow,
@@ -34,6 +30,7 @@ import {
   type DirectoryPage,
 } from '../../infra/db/index.js';
 import { SEARCH_FILTERS, searchQuery, summary } from './directory-search-queries.js';
+import { resolvedSearches } from './resolved-searches.js';
 import { seededDirectory } from './seeded-directory.js';
 
 const TEMPLATES = Number(process.env.BENCH_PROBE_TEMPLATES ?? 10_000);
@@ -80,30 +77,7 @@ async function prepare(): Promise<{ templates: Templates; searches: ResolvedSear
       }
       return Promise.resolve();
     });
-    const searches: ResolvedSearch[] = [];
-    for (let i = 0; i < SEARCHES; i++) {
-      const { search } = parseSearch(searchQuery(i));
-      const read = await expandQuery(sql, search.words);
-      const values = [search.category, search.tag, search.skillTag, search.contentMode];
-      const folded = new Map(
-        (
-          await foldValues(
-            sql,
-            values.filter((v) => v !== undefined)
-          )
-        ).map((r) => [r.value, r])
-      );
-      const key = (v: string | undefined) => (v === undefined ? undefined : folded.get(v));
-      searches.push({
-        search,
-        tq: read.tq === null ? null : parseTsQuery(read.tq),
-        tx: read.tx === null ? null : parseTsQuery(read.tx),
-        categoryKey: key(search.category)?.folded,
-        tagKey: key(search.tag)?.folded,
-        skillTagKey: key(search.skillTag)?.folded,
-        contentMode: key(search.contentMode)?.lower,
-      });
-    }
+    const searches = await resolvedSearches(sql, SEARCHES);
     return { templates, searches };
   } finally {
     await sql.end({ timeout: 5 });
