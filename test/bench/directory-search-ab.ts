@@ -3,9 +3,11 @@
 // searches run through each build's searchModel in turn, the two alternating which goes first,
 // for AB_ROUNDS rounds. The answers must be the same (`differ` counts those that are not); the
 // report is p50 and mean per filter pair and per build, and the ratio B / A.
-//   git worktree add /tmp/a <commit> && (cd /tmp/a && npx tsc -p tsconfig.build.json --outDir /tmp/ab/A)
-//   npx tsc -p tsconfig.build.json --outDir /tmp/ab/B
-//   node --expose-gc --max-old-space-size=6000 --import tsx test/bench/directory-search-ab.ts /tmp/ab/A /tmp/ab/B
+// The builds go under the checkout (dist-ab/ is ignored), where node_modules and the package's
+// module type are found:
+//   d=$PWD; git worktree add /tmp/a <commit> && (cd /tmp/a && npx tsc -p tsconfig.build.json --outDir "$d/dist-ab/A")
+//   npx tsc -p tsconfig.build.json --outDir dist-ab/B
+//   node --expose-gc --max-old-space-size=6000 --import tsx test/bench/directory-search-ab.ts dist-ab/A dist-ab/B
 // AB_AGENTS: the kept seed's size (default 100000; seeded on first use, test/bench/seeded-directory.ts);
 // AB_SEARCHES (default 400); AB_ROUNDS (default 6; the first is the JIT's warm-up, not timed).
 // The two models' chunks are put in turn, so neither sits in memory the other has left behind:
