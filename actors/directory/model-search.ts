@@ -28,7 +28,7 @@ import { DENSE_SCRATCH, OWN_SCRATCH, ScratchArray } from './scratch-array.js';
 import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
 import { PUBLIC, VERIFIED } from './slot-columns.js';
 import { SlotList } from './slot-list.js';
-import { firstN, FIRST_KEYS, ORDERS, RELEVANCE_TIES } from './search-order.js';
+import { firstN, firstRanked, FIRST_KEYS, ORDERS, relevanceBefore } from './search-order.js';
 import { tsMatch } from './text-search.js';
 
 export type { ResolvedSearch } from './model-search-plan.js';
@@ -161,15 +161,11 @@ export function searchModel(
     // Ranks are numbered like the matches (scores[i] is matches[i]'s), so the page is chosen
     // among match numbers and mapped back to slots.
     const scores = rank(model, matches, r.tq, r.tx, matchBits, matchesBelow, bitsetSearch);
-    const ties = RELEVANCE_TIES(model, cols);
-    const before = (i: number, j: number): boolean =>
-      scores[i] !== scores[j]
-        ? (scores[i] as number) > (scores[j] as number)
-        : ties(matches[i] as number, matches[j] as number);
-    const numbers = matchNumbers(matches.length);
-    page = firstN(numbers, end, before, bitsetSearch ? scores : undefined)
-      .slice(s.offset, end)
-      .map((i) => matches[i] as number);
+    const numbers =
+      bitsetSearch && end < matches.length && end <= 256
+        ? firstRanked(model, cols, matches, scores, end)
+        : firstN(matchNumbers(matches.length), end, relevanceBefore(model, matches, scores));
+    page = numbers.slice(s.offset, end).map((i) => matches[i] as number);
   } else {
     const order = s.sort === 'relevance' ? 'rating' : s.sort;
     const before = ORDERS[order](model, cols);

@@ -40,6 +40,67 @@ export const RELEVANCE_TIES =
   (a, b) =>
     rating[a] !== rating[b] ? (rating[a] as number) > (rating[b] as number) : idBefore(m, a, b);
 
+/** Relevance's order of match numbers: rank (`scores`) descending, then RELEVANCE_TIES. */
+export function relevanceBefore(
+  model: DirectoryModel,
+  matches: Int32Array,
+  scores: Float64Array
+): Before {
+  const ties = RELEVANCE_TIES(model, model.cols);
+  return (i, j) =>
+    scores[i] !== scores[j]
+      ? (scores[i] as number) > (scores[j] as number)
+      : ties(matches[i] as number, matches[j] as number);
+}
+
+/**
+ * The first `n` (at most 256, fewer than the matches) match numbers in relevance order: rank
+ * (`scores`, by match number) descending, then rating, then id, as RELEVANCE_TIES. firstN's bounded
+ * insertion over the numbers 0 ... m - 1, with the page's last entry's rating and id order kept
+ * beside its rank: a match that ties it on rank is mostly turned away on two reads, without a
+ * comparison. (When every rating is equal, as in a young directory, most matches tie the last.)
+ */
+export function firstRanked(
+  model: DirectoryModel,
+  { rating, idOrder }: SlotColumns,
+  matches: Int32Array,
+  scores: Float64Array,
+  n: number
+): number[] {
+  const before = relevanceBefore(model, matches, scores);
+  const top: number[] = [];
+  let floor = -Infinity;
+  let floorRating = 0;
+  /** The last entry's place in id order; 0: not placed yet (idBefore then reads the ids). */
+  let floorOrder = 0;
+  for (let i = 0; i < matches.length; i++) {
+    const score = scores[i] as number;
+    if (score < floor) continue;
+    if (score === floor) {
+      const slot = matches[i] as number;
+      const r = rating[slot] as number;
+      if (r < floorRating) continue;
+      if (r === floorRating && floorOrder !== 0) {
+        const order = idOrder[slot] as number;
+        if (order > floorOrder) continue;
+      }
+    }
+    if (top.length === n && !before(i, top[n - 1] as number)) continue;
+    let at = top.length;
+    while (at > 0 && before(i, top[at - 1] as number)) at--;
+    top.splice(at, 0, i);
+    if (top.length > n) top.pop();
+    if (top.length === n) {
+      const last = top[n - 1] as number;
+      const slot = matches[last] as number;
+      floor = scores[last] as number;
+      floorRating = rating[slot] as number;
+      floorOrder = idOrder[slot] as number;
+    }
+  }
+  return top;
+}
+
 /** Each order's first key, by slot: a slot whose key is below another's sorts after it. */
 export const FIRST_KEYS: Record<ColumnOrder, (c: SlotColumns) => ArrayLike<number>> = {
   rating: (c) => c.rating,
