@@ -163,7 +163,7 @@ export function searchModel(
     const scores = rank(model, matches, r.tq, r.tx, matchBits, matchesBelow, bitsetSearch);
     const numbers =
       bitsetSearch && end < matches.length && end <= 256
-        ? firstRanked(model, cols, matches, scores, end)
+        ? firstRanked(model, matches, scores, end)
         : firstN(matchNumbers(matches.length), end, relevanceBefore(model, matches, scores));
     page = numbers.slice(s.offset, end).map((i) => matches[i] as number);
   } else {

@@ -62,11 +62,11 @@ export function relevanceBefore(
  */
 export function firstRanked(
   model: DirectoryModel,
-  { rating, idOrder }: SlotColumns,
   matches: Int32Array,
   scores: Float64Array,
   n: number
 ): number[] {
+  const { rating, idOrder } = model.cols;
   const before = relevanceBefore(model, matches, scores);
   const top: number[] = [];
   let floor = -Infinity;

@@ -10,14 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LiveDirectory } from '../../actors/directory/index.js';
 import type { DirectoryModel } from '../../actors/directory/directory-model.js';
 import { searchModel } from '../../actors/directory/model-search.js';
-import { parseTsQuery } from '../../actors/directory/text-search.js';
-import { parseSearch } from '../../gateway/discover/params.js';
-import { createDb, expandQuery, foldValues } from '../../infra/db/index.js';
+import { createDb } from '../../infra/db/index.js';
 import { silentLogger } from '../../runtime/log/index.js';
-import { SEARCH_FILTERS, searchQuery, summary } from './directory-search-queries.js';
-
-const filters = SEARCH_FILTERS;
-const query = searchQuery;
+import { SEARCH_FILTERS as filters, summary } from './directory-search-queries.js';
+import { resolveSearch } from './resolved-searches.js';
 
 async function main(): Promise<void> {
   const url = process.env.BENCH_DIRECTORY_DB;
@@ -41,34 +37,10 @@ async function main(): Promise<void> {
     const byFilter: number[][] = filters.map(() => []);
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < n; i++) {
-        const { search } = parseSearch(query(i));
-        const e0 = performance.now();
-        const read = await expandQuery(sql, search.words);
-        const e1 = performance.now();
-        const values = [search.category, search.tag, search.skillTag, search.contentMode];
-        const folded = new Map(
-          (
-            await foldValues(
-              sql,
-              values.filter((v) => v !== undefined)
-            )
-          ).map((r) => [r.value, r])
-        );
-        const key = (v: string | undefined) => (v === undefined ? undefined : folded.get(v));
+        const { resolved, expansionMs } = await resolveSearch(sql, i);
+        const { search } = resolved;
         const m0 = performance.now();
-        const page = searchModel(
-          model,
-          {},
-          {
-            search,
-            tq: read.tq === null ? null : parseTsQuery(read.tq),
-            tx: read.tx === null ? null : parseTsQuery(read.tx),
-            categoryKey: key(search.category)?.folded,
-            tagKey: key(search.tag)?.folded,
-            skillTagKey: key(search.skillTag)?.folded,
-            contentMode: key(search.contentMode)?.lower,
-          }
-        );
+        const page = searchModel(model, {}, resolved);
         const m1 = performance.now();
         JSON.stringify(page);
         const m2 = performance.now();
@@ -79,7 +51,7 @@ async function main(): Promise<void> {
         const l2 = performance.now();
         // The first pass warms the JIT and PostgreSQL's caches: the second is reported.
         if (pass === 0) continue;
-        expansion.push(e1 - e0);
+        expansion.push(expansionMs);
         modelMs.push(m1 - m0);
         byFilter[i % filters.length]!.push(m1 - m0);
         encode.push(m2 - m1);
