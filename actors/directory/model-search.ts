@@ -28,7 +28,7 @@ import { DENSE_SCRATCH, OWN_SCRATCH, ScratchArray } from './scratch-array.js';
 import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
 import { PUBLIC, VERIFIED } from './slot-columns.js';
 import { SlotList } from './slot-list.js';
-import { firstN, firstRanked, FIRST_KEYS, ORDERS, relevanceBefore } from './search-order.js';
+import { firstN, firstRanked, ORDER_KEYS, ORDERS, relevanceBefore } from './search-order.js';
 import { tsMatch } from './text-search.js';
 
 export type { ResolvedSearch } from './model-search-plan.js';
@@ -169,8 +169,8 @@ export function searchModel(
   } else {
     const order = s.sort === 'relevance' ? 'rating' : s.sort;
     const before = ORDERS[order](model, cols);
-    const key = bitsetSearch ? FIRST_KEYS[order](cols) : undefined;
-    page = firstN(matches, end, before, key).slice(s.offset, end);
+    const keys = bitsetSearch ? ORDER_KEYS[order](cols) : undefined;
+    page = firstN(matches, end, before, keys).slice(s.offset, end);
   }
   return {
     agents: page.map((slot) => listing(model, slot)),

@@ -101,40 +101,68 @@ export function firstRanked(
   return top;
 }
 
-/** Each order's first key, by slot: a slot whose key is below another's sorts after it. */
-export const FIRST_KEYS: Record<ColumnOrder, (c: SlotColumns) => ArrayLike<number>> = {
-  rating: (c) => c.rating,
-  popular: (c) => c.usage,
-  recent: (c) => c.created,
+/**
+ * Each order's keys, by slot, for passing over slots that cannot enter a page: `first` is the
+ * order's first key (descending), `second` the next one where the order has one (descending),
+ * then the place in id order (ascending; 0: not placed yet, compared by id string instead).
+ */
+export interface OrderKeys {
+  first: ArrayLike<number>;
+  second?: ArrayLike<number>;
+  idOrder: ArrayLike<number>;
+}
+
+export const ORDER_KEYS: Record<ColumnOrder, (c: SlotColumns) => OrderKeys> = {
+  rating: (c) => ({ first: c.rating, second: c.ratingCount, idOrder: c.idOrder }),
+  popular: (c) => ({ first: c.usage, idOrder: c.idOrder }),
+  recent: (c) => ({ first: c.created, idOrder: c.idOrder }),
 };
 
 /**
  * The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort.
- * `key`, when given, is the order's first key (descending), indexed like `before`'s arguments: a
- * slot whose key is below the last kept one's is passed over without a comparison, which is most
- * of them in a long list. (`slots` may be any numbers `before` and `key` are indexed by.)
+ * `keys`, when given, are the order's keys (ORDER_KEYS), indexed like `before`'s arguments: the
+ * last kept slot's keys are kept beside it, and a slot they show sorts after it is passed over
+ * without a comparison, which is most of them in a long list, also when most tie on the first key
+ * (a young directory's ratings are all 0). (`slots` may be any numbers `before` and the keys are
+ * indexed by.)
  */
-export function firstN(
-  slots: Int32Array,
-  n: number,
-  before: Before,
-  key?: ArrayLike<number>
-): number[] {
+export function firstN(slots: Int32Array, n: number, before: Before, keys?: OrderKeys): number[] {
   if (n >= slots.length || n > 256) {
     slots.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     return Array.from(slots.subarray(0, n));
   }
   const top: number[] = [];
+  const first = keys?.first;
+  const second = keys?.second;
+  const idOrder = keys?.idOrder;
   let floor = -Infinity;
+  let floorSecond = 0;
+  /** The last entry's place in id order; 0: not placed yet (idBefore then reads the ids). */
+  let floorOrder = 0;
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i] as number;
-    if (key !== undefined && (key[slot] as number) < floor) continue;
+    if (first !== undefined) {
+      const k = first[slot] as number;
+      if (k < floor) continue;
+      if (k === floor) {
+        const k2 = second === undefined ? 0 : (second[slot] as number);
+        if (k2 < floorSecond) continue;
+        if (k2 === floorSecond && floorOrder !== 0 && (idOrder![slot] as number) > floorOrder) {
+          continue;
+        }
+      }
+    }
     if (top.length === n && !before(slot, top[n - 1] as number)) continue;
     let at = top.length;
     while (at > 0 && before(slot, top[at - 1] as number)) at--;
     top.splice(at, 0, slot);
     if (top.length > n) top.pop();
-    if (key !== undefined && top.length === n) floor = key[top[n - 1] as number] as number;
+    if (first !== undefined && top.length === n) {
+      const last = top[n - 1] as number;
+      floor = first[last] as number;
+      floorSecond = second === undefined ? 0 : (second[last] as number);
+      floorOrder = idOrder![last] as number;
+    }
   }
   return top;
 }
