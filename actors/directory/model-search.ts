@@ -28,7 +28,7 @@ import { DENSE_SCRATCH, OWN_SCRATCH, ScratchArray } from './scratch-array.js';
 import { orSlots, scratchBits, wordsFor } from './slot-bits.js';
 import { PUBLIC, VERIFIED } from './slot-columns.js';
 import { SlotList } from './slot-list.js';
-import { firstN, firstRanked, ORDER_KEYS, ORDERS, relevanceBefore } from './search-order.js';
+import { firstN, ORDER_KEYS, ORDERS, relevanceBefore, relevanceKeys } from './search-order.js';
 import { tsMatch } from './text-search.js';
 
 export type { ResolvedSearch } from './model-search-plan.js';
@@ -161,10 +161,9 @@ export function searchModel(
     // Ranks are numbered like the matches (scores[i] is matches[i]'s), so the page is chosen
     // among match numbers and mapped back to slots.
     const scores = rank(model, matches, r.tq, r.tx, matchBits, matchesBelow, bitsetSearch);
-    const numbers =
-      bitsetSearch && end < matches.length && end <= 256
-        ? firstRanked(model, matches, scores, end)
-        : firstN(matchNumbers(matches.length), end, relevanceBefore(model, matches, scores));
+    const before = relevanceBefore(model, matches, scores);
+    const keys = bitsetSearch ? relevanceKeys(cols, matches, scores) : undefined;
+    const numbers = firstN(matchNumbers(matches.length), end, before, keys);
     page = numbers.slice(s.offset, end).map((i) => matches[i] as number);
   } else {
     const order = s.sort === 'relevance' ? 'rating' : s.sort;

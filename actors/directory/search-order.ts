@@ -54,62 +54,17 @@ export function relevanceBefore(
 }
 
 /**
- * The first `n` (at most 256, fewer than the matches) match numbers in relevance order: rank
- * (`scores`, by match number) descending, then rating, then id, as RELEVANCE_TIES. firstN's bounded
- * insertion over the numbers 0 ... m - 1, with the page's last entry's rating and id order kept
- * beside its rank: a match that ties it on rank is mostly turned away on two reads, without a
- * comparison. (When every rating is equal, as in a young directory, most matches tie the last.)
- */
-export function firstRanked(
-  model: DirectoryModel,
-  matches: Int32Array,
-  scores: Float64Array,
-  n: number
-): number[] {
-  const { rating, idOrder } = model.cols;
-  const before = relevanceBefore(model, matches, scores);
-  const top: number[] = [];
-  let floor = -Infinity;
-  let floorRating = 0;
-  /** The last entry's place in id order; 0: not placed yet (idBefore then reads the ids). */
-  let floorOrder = 0;
-  for (let i = 0; i < matches.length; i++) {
-    const score = scores[i] as number;
-    if (score < floor) continue;
-    if (score === floor) {
-      const slot = matches[i] as number;
-      const r = rating[slot] as number;
-      if (r < floorRating) continue;
-      if (r === floorRating && floorOrder !== 0) {
-        const order = idOrder[slot] as number;
-        if (order > floorOrder) continue;
-      }
-    }
-    if (top.length === n && !before(i, top[n - 1] as number)) continue;
-    let at = top.length;
-    while (at > 0 && before(i, top[at - 1] as number)) at--;
-    top.splice(at, 0, i);
-    if (top.length > n) top.pop();
-    if (top.length === n) {
-      const last = top[n - 1] as number;
-      const slot = matches[last] as number;
-      floor = scores[last] as number;
-      floorRating = rating[slot] as number;
-      floorOrder = idOrder[slot] as number;
-    }
-  }
-  return top;
-}
-
-/**
- * Each order's keys, by slot, for passing over slots that cannot enter a page: `first` is the
- * order's first key (descending), `second` the next one where the order has one (descending),
- * then the place in id order (ascending; 0: not placed yet, compared by id string instead).
+ * An order's keys, for passing over entries that cannot enter a page: `first` is the order's
+ * first key (descending), `second` the next one where the order has one (descending), then the
+ * place in id order (ascending; 0: not placed yet, compared by id string instead). `first` is
+ * indexed by the entry; the others by its slot, `slotOf[entry]` when the entries are match
+ * numbers (relevance), else the entry itself.
  */
 export interface OrderKeys {
   first: ArrayLike<number>;
   second?: ArrayLike<number>;
   idOrder: ArrayLike<number>;
+  slotOf?: Int32Array;
 }
 
 export const ORDER_KEYS: Record<ColumnOrder, (c: SlotColumns) => OrderKeys> = {
@@ -118,13 +73,20 @@ export const ORDER_KEYS: Record<ColumnOrder, (c: SlotColumns) => OrderKeys> = {
   recent: (c) => ({ first: c.created, idOrder: c.idOrder }),
 };
 
+/** Relevance's keys over match numbers: rank (`scores`), then rating, then id (RELEVANCE_TIES). */
+export const relevanceKeys = (
+  { rating, idOrder }: SlotColumns,
+  matches: Int32Array,
+  scores: Float64Array
+): OrderKeys => ({ first: scores, second: rating, idOrder, slotOf: matches });
+
 /**
  * The first `n` of `slots` in order: a bounded insertion when n is small, else a full sort.
  * `keys`, when given, are the order's keys (ORDER_KEYS), indexed like `before`'s arguments: the
  * last kept slot's keys are kept beside it, and a slot they show sorts after it is passed over
  * without a comparison, which is most of them in a long list, also when most tie on the first key
- * (a young directory's ratings are all 0). (`slots` may be any numbers `before` and the keys are
- * indexed by.)
+ * (a young directory's ratings are all 0, so most matches tie on rank and rating). (`slots` may be
+ * any numbers `before` and the keys are indexed by: slots, or match numbers.)
  */
 export function firstN(slots: Int32Array, n: number, before: Before, keys?: OrderKeys): number[] {
   if (n >= slots.length || n > 256) {
@@ -135,16 +97,18 @@ export function firstN(slots: Int32Array, n: number, before: Before, keys?: Orde
   const first = keys?.first;
   const second = keys?.second;
   const idOrder = keys?.idOrder;
+  const slotOf = keys?.slotOf;
   let floor = -Infinity;
   let floorSecond = 0;
   /** The last entry's place in id order; 0: not placed yet (idBefore then reads the ids). */
   let floorOrder = 0;
   for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i] as number;
+    const entry = slots[i] as number;
     if (first !== undefined) {
-      const k = first[slot] as number;
+      const k = first[entry] as number;
       if (k < floor) continue;
       if (k === floor) {
+        const slot = slotOf === undefined ? entry : (slotOf[entry] as number);
         const k2 = second === undefined ? 0 : (second[slot] as number);
         if (k2 < floorSecond) continue;
         if (k2 === floorSecond && floorOrder !== 0 && (idOrder![slot] as number) > floorOrder) {
@@ -152,16 +116,17 @@ export function firstN(slots: Int32Array, n: number, before: Before, keys?: Orde
         }
       }
     }
-    if (top.length === n && !before(slot, top[n - 1] as number)) continue;
+    if (top.length === n && !before(entry, top[n - 1] as number)) continue;
     let at = top.length;
-    while (at > 0 && before(slot, top[at - 1] as number)) at--;
-    top.splice(at, 0, slot);
+    while (at > 0 && before(entry, top[at - 1] as number)) at--;
+    top.splice(at, 0, entry);
     if (top.length > n) top.pop();
     if (first !== undefined && top.length === n) {
       const last = top[n - 1] as number;
+      const slot = slotOf === undefined ? last : (slotOf[last] as number);
       floor = first[last] as number;
-      floorSecond = second === undefined ? 0 : (second[last] as number);
-      floorOrder = idOrder![last] as number;
+      floorSecond = second === undefined ? 0 : (second[slot] as number);
+      floorOrder = idOrder![slot] as number;
     }
   }
   return top;
