@@ -50,8 +50,12 @@ const hub = await startHubProcess({
   env,
   // Another build's hub (an A/B of two trees), with this tree's load and counting.
   ...(tree ? { entry: resolve(tree, 'infra/bin/hub.ts') } : {}),
-  // e.g. BENCH_HUB_ENTRY=dist/infra/bin/hub.js: the build `npm start` runs (npm run build first).
-  ...(process.env.BENCH_HUB_ENTRY ? { entry: resolve(process.env.BENCH_HUB_ENTRY) } : {}),
+  // e.g. BENCH_HUB_ENTRY=dist/infra/bin/hub.js: the build `npm start` runs (npm run build first),
+  // of BENCH_HUB_TREE when one is named (resolved against this tree, it ran this tree's build in
+  // both arms of an A/B).
+  ...(process.env.BENCH_HUB_ENTRY
+    ? { entry: resolve(tree ?? ROOT, process.env.BENCH_HUB_ENTRY) }
+    : {}),
   nodeArgs: [
     ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
     ...(process.env.BENCH_HUB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
