@@ -18,10 +18,12 @@ import {
 import {
   listTasksFor,
   refusedForContent,
+  taskRow,
   updateTasks,
   upsertTasks,
   type Principal,
   type Queryable,
+  type TaskRow,
 } from '../../infra/db/index.js';
 import { SETTLED } from './task-core.js';
 
@@ -41,9 +43,9 @@ const BATCH_ATTEMPTS = 3;
 const WRITTEN_MAX = 100_000;
 
 export class TaskIndexWriter {
-  private pending = new Map<string, Task>();
+  private pending = new Map<string, TaskRow>();
   /** New tasks not settled yet, in arrival order, with the time their row is due. */
-  private held = new Map<string, { task: Task; due: number }>();
+  private held = new Map<string, { row: TaskRow; due: number }>();
   /** Open tasks whose row this node wrote, by id → rev written: their next write is an update. */
   private readonly written = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -52,13 +54,6 @@ export class TaskIndexWriter {
   /** Consecutive failed attempts of a batch; at BATCH_ATTEMPTS the next one goes row by row. */
   private failedAttempts = 0;
   private readonly setAside: ((n: number) => void) | undefined;
-  /**
-   * A waiting task's JSON as its log record holds it, when the host handed it over: not encoded
-   * twice. A plain Map (a WeakMap's ephemerons cost more to keep): an entry leaves when its task
-   * is written, set aside or replaced by a newer rev.
-   */
-  private readonly encoded = new Map<Task, string>();
-  private readonly jsonOf = (t: Task): string | undefined => this.encoded.get(t);
 
   constructor(
     private readonly sql: Queryable,
@@ -76,18 +71,20 @@ export class TaskIndexWriter {
    */
   add(task: Task, json?: string): void {
     const held = this.held.get(task.id);
-    const prev = this.pending.get(task.id) ?? held?.task;
+    const prev = this.pending.get(task.id) ?? held?.row;
     if (prev && prev.rev >= task.rev) return;
-    if (prev) this.encoded.delete(prev);
-    if (json !== undefined) this.encoded.set(task, json);
-    if (!this.written.has(task.id) && !SETTLED.has(task.status.state)) {
+    this.addRow(taskRow(task, json), held);
+  }
+
+  private addRow(row: TaskRow, held = this.held.get(row.id)): void {
+    if (!this.written.has(row.id) && !SETTLED.has(row.state)) {
       // Keep the first due time: a task that keeps changing is still written within HOLD_MS.
-      this.held.set(task.id, { task, due: held?.due ?? this.now() + HOLD_MS });
+      this.held.set(row.id, { row, due: held?.due ?? this.now() + HOLD_MS });
       this.holdTimer ??= setTimeout(() => this.releaseHeld(), HOLD_MS);
       return;
     }
-    if (held) this.held.delete(task.id);
-    this.pending.set(task.id, task);
+    if (held) this.held.delete(row.id);
+    this.pending.set(row.id, row);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
@@ -95,7 +92,7 @@ export class TaskIndexWriter {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const [id, h] of this.held) this.pending.set(id, h.task);
+    for (const [id, h] of this.held) this.pending.set(id, h.row);
     this.held.clear();
     if (this.pending.size === 0) return this.flushing;
     const batch = [...this.pending.values()];
@@ -116,23 +113,20 @@ export class TaskIndexWriter {
         break;
       }
       this.held.delete(id);
-      this.pending.set(id, h.task);
+      this.pending.set(id, h.row);
     }
     if (this.pending.size > 0) this.timer ??= setTimeout(() => void this.flush(), 0);
     if (next !== undefined) this.holdTimer = setTimeout(() => this.releaseHeld(), next - now);
   }
 
-  private async write(tasks: Task[]): Promise<void> {
-    for (let i = 0; i < tasks.length; i += BATCH) {
-      const chunk = tasks.slice(i, i + BATCH);
+  private async write(rows: TaskRow[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += BATCH) {
+      const chunk = rows.slice(i, i + BATCH);
       try {
         const fresh = chunk.filter((t) => !this.written.has(t.id));
         const known =
           fresh.length === chunk.length ? [] : chunk.filter((t) => this.written.has(t.id));
-        await Promise.all([
-          upsertTasks(this.sql, fresh, this.jsonOf),
-          updateTasks(this.sql, known, this.jsonOf),
-        ]);
+        await Promise.all([upsertTasks(this.sql, fresh), updateTasks(this.sql, known)]);
         this.remember(chunk);
         this.failedAttempts = 0;
       } catch (err) {
@@ -150,22 +144,21 @@ export class TaskIndexWriter {
   }
 
   /** Open tasks written are updated next time; finished ones will not change again. */
-  private remember(rows: readonly Task[]): void {
+  private remember(rows: readonly TaskRow[]): void {
     if (this.written.size > WRITTEN_MAX) this.written.clear();
     for (const t of rows) {
-      this.encoded.delete(t);
-      if (TerminalStates.has(t.status.state)) this.written.delete(t.id);
+      if (TerminalStates.has(t.state)) this.written.delete(t.id);
       else this.written.set(t.id, t.rev);
     }
   }
 
   /** Each row on its own: a row the server refuses is set aside, the others are written. */
-  private async writeOneByOne(chunk: Task[]): Promise<void> {
+  private async writeOneByOne(chunk: TaskRow[]): Promise<void> {
     for (let i = 0; i < chunk.length; i++) {
-      const task = chunk[i]!;
+      const row = chunk[i]!;
       try {
-        await upsertTasks(this.sql, [task], this.jsonOf);
-        this.remember([task]);
+        await upsertTasks(this.sql, [row]);
+        this.remember([row]);
       } catch (err) {
         if (!refusedForContent(err)) {
           this.log.warn({ err, n: chunk.length - i }, 'task index write failed; will retry');
@@ -175,18 +168,20 @@ export class TaskIndexWriter {
         // The log (JetStream) keeps the task; only ListTasks and contextId replies miss it.
         const e = err as Error & { code?: string };
         this.log.error(
-          { taskId: task.id, rev: task.rev, code: e.code, reason: e.message },
+          { taskId: row.id, rev: row.rev, code: e.code, reason: e.message },
           'task index row set aside: PostgreSQL refuses it'
         );
-        this.encoded.delete(task);
         this.setAside?.(1);
       }
     }
     this.failedAttempts = 0;
   }
 
-  private retryLater(rows: Task[]): void {
-    for (const t of rows) this.add(t);
+  private retryLater(rows: TaskRow[]): void {
+    for (const r of rows) {
+      const prev = this.pending.get(r.id) ?? this.held.get(r.id)?.row;
+      if (!prev || prev.rev < r.rev) this.addRow(r);
+    }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), RETRY_MS);
   }

@@ -13,6 +13,8 @@ export * from './repos/index.js';
 export {
   upsertTasks,
   updateTasks,
+  taskRow,
+  type TaskRow,
   listTasksFor,
   contextPeer,
   type TaskListQuery,

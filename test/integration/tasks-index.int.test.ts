@@ -9,6 +9,7 @@ import {
   jsonText,
   listTasksFor,
   migrate,
+  taskRow,
   upsertTasks,
   type Db,
 } from '../../infra/db/index.js';
@@ -64,8 +65,8 @@ function task(
 describe('tasks index', () => {
   it('stores a batch holding NUL characters, as U+FFFD, and the rest of it unchanged', async () => {
     await upsertTasks(sql, [
-      task('task-nul', 'a\u0000b', { 'k\u0000': 'v\u0000', plain: 'x\\u0000' }),
-      task('task-plain', 'plain'),
+      taskRow(task('task-nul', 'a\u0000b', { 'k\u0000': 'v\u0000', plain: 'x\\u0000' })),
+      taskRow(task('task-plain', 'plain')),
     ]);
     const { tasks } = await listTasksFor(sql, {
       agentId: 'agent-sender',
@@ -81,11 +82,13 @@ describe('tasks index', () => {
 
   it('stores lone surrogates in text and in metadata keys and values as U+FFFD', async () => {
     await upsertTasks(sql, [
-      task('task-sur', 'a\ud800b\udc00', {
-        'k\udfff': 'v\ud83d',
-        pair: 'ok\ud83d\ude00',
-      }),
-      task('task-sur-plain', 'plain'),
+      taskRow(
+        task('task-sur', 'a\ud800b\udc00', {
+          'k\udfff': 'v\ud83d',
+          pair: 'ok\ud83d\ude00',
+        })
+      ),
+      taskRow(task('task-sur-plain', 'plain')),
     ]);
     const { tasks } = await listTasksFor(sql, {
       agentId: 'agent-sender',
@@ -110,7 +113,7 @@ describe('tasks index', () => {
     const made = task('task-made', 'made a\u0000b\ud800', { k: 'v' });
     const other = task('task-made-2', 'encoded here');
     // The writer's caller hands JSON it already has (the log record's); the row holds exactly it.
-    await upsertTasks(sql, [made, other], (t) => (t === made ? JSON.stringify(made) : undefined));
+    await upsertTasks(sql, [taskRow(made, JSON.stringify(made)), taskRow(other)]);
     const { tasks } = await listTasksFor(sql, { agentId: 'agent-sender', pageSize: 50 });
     const byId = new Map(tasks.map((t) => [t.id, t]));
     expect(byId.get('task-made')?.messages[0]?.parts).toEqual([
@@ -134,7 +137,8 @@ describe('tasks index', () => {
     expect(row?.rev).toBe(2);
     expect(row).toMatchObject({ metadata: { from: 'record' } });
     // Written, so no longer held.
-    expect((writer as unknown as { encoded: Map<Task, string> }).encoded.size).toBe(0);
+    const kept = writer as unknown as { pending: Map<string, unknown>; held: Map<string, unknown> };
+    expect(kept.pending.size + kept.held.size).toBe(0);
   });
 
   it('sets a row PostgreSQL refuses aside after bounded attempts and writes the rest', async () => {

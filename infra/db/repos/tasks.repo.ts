@@ -3,22 +3,53 @@
 import type { Task, TaskStateName } from '../../../runtime/protocol/index.js';
 import { storableJson, type Queryable } from './sql.js';
 
-/** The JSON of a task as already encoded elsewhere (the log record), or undefined: encode it. */
-export type TaskJson = (task: Task) => string | undefined;
-
 const j = JSON.stringify;
 const iso = (ms: number) => j(new Date(ms));
 
 /**
- * Rows for jsonb_to_recordset, written as text around each task's JSON: the task is the bulk of a
- * row and its owner has usually encoded it already (for the log), so it is not encoded again.
- * The same text jsonText would give for the row objects.
+ * A task as the index writes it: the columns, and the task's JSON (usually the text its log record
+ * was built around, so it is not encoded again). Flat on purpose: a writer holds rows for a batch
+ * and the PostgreSQL round trip (its commit included), long enough for the young generation's
+ * collector to promote what they keep; a task's object graph kept that long cost more to collect
+ * than the task's JSON as one string.
  */
-function rowsJson(tasks: readonly Task[], taskJson: TaskJson | undefined, full: boolean): string {
+export interface TaskRow {
+  readonly id: string;
+  readonly contextId: string;
+  readonly senderId: string;
+  readonly recipientId: string;
+  readonly senderTenantId: string;
+  readonly recipientTenantId: string;
+  readonly state: TaskStateName;
+  readonly rev: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** JSON.stringify(task). */
+  readonly json: string;
+}
+
+/** The index row of a task; `json`, when given, is JSON.stringify(task) made already. */
+export function taskRow(t: Task, json?: string): TaskRow {
+  return {
+    id: t.id,
+    contextId: t.contextId,
+    senderId: t.senderId,
+    recipientId: t.recipientId,
+    senderTenantId: t.senderTenantId,
+    recipientTenantId: t.recipientTenantId,
+    state: t.status.state,
+    rev: t.rev,
+    createdAt: t.createdAt,
+    updatedAt: t.status.timestamp,
+    json: json ?? j(t),
+  };
+}
+
+/** Rows for jsonb_to_recordset, written as text around each task's JSON (not encoded again). */
+function rowsJson(rows: readonly TaskRow[], full: boolean): string {
   let out = '[';
-  for (let i = 0; i < tasks.length; i++) {
-    const t = tasks[i]!;
-    const task = taskJson?.(t) ?? j(t);
+  for (let i = 0; i < rows.length; i++) {
+    const t = rows[i]!;
     out +=
       (i === 0 ? '{"id":' : ',{"id":') +
       j(t.id) +
@@ -27,19 +58,15 @@ function rowsJson(tasks: readonly Task[], taskJson: TaskJson | undefined, full: 
           `"recipient_id":${j(t.recipientId)},"sender_tenant_id":${j(t.senderTenantId)},` +
           `"recipient_tenant_id":${j(t.recipientTenantId)}`
         : '') +
-      `,"state":${j(t.status.state)},"rev":${j(t.rev)}` +
+      `,"state":${j(t.state)},"rev":${j(t.rev)}` +
       (full ? `,"created_at":${iso(t.createdAt)}` : '') +
-      `,"updated_at":${iso(t.status.timestamp)},"task":${task}}`;
+      `,"updated_at":${iso(t.updatedAt)},"task":${t.json}}`;
   }
   return storableJson(out + ']');
 }
 
-export async function upsertTasks(
-  sql: Queryable,
-  tasks: readonly Task[],
-  taskJson?: TaskJson
-): Promise<void> {
-  if (tasks.length === 0) return;
+export async function upsertTasks(sql: Queryable, rows: readonly TaskRow[]): Promise<void> {
+  if (rows.length === 0) return;
   await sql.unsafe(
     `insert into tasks (id, context_id, sender_id, recipient_id, sender_tenant_id,
        recipient_tenant_id, state, rev, created_at, updated_at, task)
@@ -51,7 +78,7 @@ export async function upsertTasks(
      on conflict (id) do update set state = excluded.state, rev = excluded.rev,
        updated_at = excluded.updated_at, task = excluded.task
      where tasks.rev < excluded.rev`,
-    [rowsJson(tasks, taskJson, true)]
+    [rowsJson(rows, true)]
   );
 }
 
@@ -59,18 +86,14 @@ export async function upsertTasks(
  * Rows already in the index: only the columns a task's change can touch (state, rev, updated_at,
  * task), and only forward. Cheaper than an upsert, which tries an insert first.
  */
-export async function updateTasks(
-  sql: Queryable,
-  tasks: readonly Task[],
-  taskJson?: TaskJson
-): Promise<void> {
-  if (tasks.length === 0) return;
+export async function updateTasks(sql: Queryable, rows: readonly TaskRow[]): Promise<void> {
+  if (rows.length === 0) return;
   await sql.unsafe(
     `update tasks set state = r.state, rev = r.rev, updated_at = r.updated_at, task = r.task
      from jsonb_to_recordset($1::text::jsonb) as r(id text, state text, rev int,
        updated_at timestamptz, task jsonb)
      where tasks.id = r.id and tasks.rev < r.rev`,
-    [rowsJson(tasks, taskJson, false)]
+    [rowsJson(rows, false)]
   );
 }
 
