@@ -70,13 +70,16 @@ export class TaskIndexWriter {
    * given, is JSON.stringify(task) already made (the durable write's), written as the row's task.
    */
   add(task: Task, json?: string): void {
-    const held = this.held.get(task.id);
-    const prev = this.pending.get(task.id) ?? held?.row;
-    if (prev && prev.rev >= task.rev) return;
-    this.addRow(taskRow(task, json), held);
+    if (this.isNewer(task.id, task.rev)) this.place(taskRow(task, json));
   }
 
-  private addRow(row: TaskRow, held = this.held.get(row.id)): void {
+  /** Queue a row (a newer rev replaces an older one; an older or equal one is dropped). */
+  private addRow(row: TaskRow): void {
+    if (this.isNewer(row.id, row.rev)) this.place(row);
+  }
+
+  private place(row: TaskRow): void {
+    const held = this.held.get(row.id);
     if (!this.written.has(row.id) && !SETTLED.has(row.state)) {
       // Keep the first due time: a task that keeps changing is still written within HOLD_MS.
       this.held.set(row.id, { row, due: held?.due ?? this.now() + HOLD_MS });
@@ -86,6 +89,12 @@ export class TaskIndexWriter {
     if (held) this.held.delete(row.id);
     this.pending.set(row.id, row);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Whether `rev` is newer than any row of task `id` waiting here. */
+  private isNewer(id: string, rev: number): boolean {
+    const prev = this.pending.get(id) ?? this.held.get(id)?.row;
+    return !prev || prev.rev < rev;
   }
 
   /** Write what is pending or held; resolves when it is written (or has failed and been re-queued). */
@@ -178,10 +187,7 @@ export class TaskIndexWriter {
   }
 
   private retryLater(rows: TaskRow[]): void {
-    for (const r of rows) {
-      const prev = this.pending.get(r.id) ?? this.held.get(r.id)?.row;
-      if (!prev || prev.rev < r.rev) this.addRow(r);
-    }
+    for (const r of rows) this.addRow(r);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), RETRY_MS);
   }
