@@ -10,6 +10,7 @@ import {
   listTasksFor,
   migrate,
   taskRow,
+  updateTasks,
   upsertTasks,
   type Db,
 } from '../../infra/db/index.js';
@@ -107,6 +108,27 @@ describe('tasks index', () => {
     const [row] = await sql<Array<{ t: string }>>`select ${'a\ud800b'}::text as t`;
     expect(row?.t).toBe('a\uFFFDb');
     expect(JSON.parse(jsonText(['x\\ud800', '\\\ud800']))).toEqual(['x\\ud800', '\\\uFFFD']);
+  });
+
+  it('stores created_at and updated_at to the millisecond, from the rows and their updates', async () => {
+    const t = { ...task('task-times', 'times'), createdAt: 1_700_000_000_123 };
+    t.status = { state: 'working', timestamp: 1_700_000_000_999 };
+    await upsertTasks(sql, [taskRow(t)]);
+    const done = {
+      ...t,
+      status: { state: 'completed' as const, timestamp: 1_700_000_001_007 },
+      rev: 2,
+    };
+    const read = async () =>
+      (
+        await sql<Array<{ c: string; u: string }>>`
+          select (extract(epoch from created_at) * 1000)::bigint::text as c,
+                 (extract(epoch from updated_at) * 1000)::bigint::text as u
+          from tasks where id = 'task-times'`
+      )[0];
+    expect(await read()).toEqual({ c: '1700000000123', u: '1700000000999' });
+    await updateTasks(sql, [taskRow(done)]);
+    expect(await read()).toEqual({ c: '1700000000123', u: '1700000001007' });
   });
 
   it('writes rows around JSON already made, and stores it as jsonText would (U+FFFD)', async () => {
