@@ -88,7 +88,7 @@ export class TaskIndexWriter {
     }
     if (held) this.held.delete(row.id);
     this.pending.set(row.id, row);
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    this.timer ??= setTimeout(this.writePending, FLUSH_MS);
   }
 
   /** Whether `rev` is newer than any row of task `id` waiting here. */
@@ -103,6 +103,20 @@ export class TaskIndexWriter {
     this.timer = undefined;
     for (const [id, h] of this.held) this.pending.set(id, h.row);
     this.held.clear();
+    return this.writeBatch();
+  }
+
+  /**
+   * The batch timer's write: what is pending goes; a held row waits for its due time. (Held rows
+   * going with every batch made most tasks an insert and an update under load: a batch left every
+   * 20 ms, and most round trips took longer.)
+   */
+  private readonly writePending = (): void => {
+    this.timer = undefined;
+    void this.writeBatch();
+  };
+
+  private writeBatch(): Promise<void> {
     if (this.pending.size === 0) return this.flushing;
     const batch = [...this.pending.values()];
     this.pending = new Map();
@@ -124,7 +138,7 @@ export class TaskIndexWriter {
       this.held.delete(id);
       this.pending.set(id, h.row);
     }
-    if (this.pending.size > 0) this.timer ??= setTimeout(() => void this.flush(), 0);
+    if (this.pending.size > 0) this.timer ??= setTimeout(this.writePending, 0);
     if (next !== undefined) this.holdTimer = setTimeout(() => this.releaseHeld(), next - now);
   }
 
@@ -189,7 +203,7 @@ export class TaskIndexWriter {
   private retryLater(rows: TaskRow[]): void {
     for (const r of rows) this.addRow(r);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.flush(), RETRY_MS);
+    this.timer = setTimeout(this.writePending, RETRY_MS);
   }
 }
 

@@ -325,4 +325,50 @@ describe('tasks index', () => {
     await writer.flush();
     expect((await rowOf('task-slow'))?.status.state).toBe('completed');
   });
+
+  it('keeps a new task held while batches of other tasks go out (a loaded hub)', async () => {
+    const statements: string[] = [];
+    const counting = new Proxy(sql, {
+      get(target, prop, receiver) {
+        if (prop === 'unsafe') {
+          return (...args: Parameters<Db['unsafe']>) => {
+            statements.push(String(args[0]).trim().split(/\s+/)[0]!);
+            return target.unsafe(...args);
+          };
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const writer = new TaskIndexWriter(counting, pino({ level: 'silent' }), undefined, () =>
+      Date.now()
+    );
+    const agent = 'agent-busy-hub';
+    const done = (t: Task, rev: number): Task => ({
+      ...t,
+      status: { state: 'completed', timestamp: t.createdAt + rev },
+      rev,
+    });
+    // Under load a settled row is pending at every batch interval: the batches it makes must not
+    // take the held row of a task still on its way (that made it an insert, then an update).
+    const slow = task('task-held-under-load', 'slow', {}, agent);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      writer.add(slow);
+      for (let i = 0; i < 6; i++) {
+        writer.add(done(task(`task-load-${i}`, 'other', {}, agent), 2));
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      writer.add(done(slow, 3));
+      await vi.advanceTimersByTimeAsync(150);
+    } finally {
+      vi.useRealTimers();
+    }
+    await writer.flush();
+    const { tasks } = await listTasksFor(sql, { agentId: agent, pageSize: 50 });
+    expect(tasks).toHaveLength(7);
+    expect(tasks.find((t) => t.id === slow.id)?.status.state).toBe('completed');
+    // Every row one insert: none written open and updated after.
+    expect(statements.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(statements)).toEqual(new Set(['insert']));
+  });
 });
