@@ -15,6 +15,8 @@ const ENTRY = 'dist/infra/bin/hub.js';
 
 interface Run {
   cpu: number;
+  /** The benchmark database's PostgreSQL backends, ms per round trip. */
+  pg: number;
   throughput: number;
   p99: number;
 }
@@ -29,10 +31,16 @@ function runOnce(tree: string): Run {
   });
   const r = JSON.parse(out.slice(out.indexOf('{'))) as {
     hubCpuMsPerRoundTrip: number;
+    postgresBackendsCpuMsPerRoundTrip: number;
     throughput: number;
     p99: number;
   };
-  return { cpu: r.hubCpuMsPerRoundTrip, throughput: r.throughput, p99: r.p99 };
+  return {
+    cpu: r.hubCpuMsPerRoundTrip,
+    pg: r.postgresBackendsCpuMsPerRoundTrip,
+    throughput: r.throughput,
+    p99: r.p99,
+  };
 }
 
 function median(xs: number[]): number {
@@ -57,10 +65,10 @@ function main(): void {
   const perOrder = Number(process.env.ROUND_TRIP_PAIRS ?? 3);
   const runs: { a: Run[]; b: Run[] } = { a: [], b: [] };
   let bLower = 0;
+  const one = (r: Run) =>
+    `${r.cpu.toFixed(3)} ms (pg ${r.pg.toFixed(3)}) ${Math.round(r.throughput)}/s p99 ${r.p99.toFixed(1)}`;
   const line = (order: string, i: number, ra: Run, rb: Run) =>
-    `${order} ${i + 1}: A ${ra.cpu.toFixed(3)} ms ${Math.round(ra.throughput)}/s p99 ` +
-    `${ra.p99.toFixed(1)} | B ${rb.cpu.toFixed(3)} ms ${Math.round(rb.throughput)}/s p99 ` +
-    `${rb.p99.toFixed(1)}\n`;
+    `${order} ${i + 1}: A ${one(ra)} | B ${one(rb)}\n`;
   for (const order of ['AB', 'BA'] as const) {
     for (let i = 0; i < perOrder; i++) {
       const first = runOnce(order === 'AB' ? a : b);
@@ -74,12 +82,16 @@ function main(): void {
   }
   const cpuA = median(runs.a.map((r) => r.cpu));
   const cpuB = median(runs.b.map((r) => r.cpu));
+  const pgA = median(runs.a.map((r) => r.pg));
+  const pgB = median(runs.b.map((r) => r.pg));
   const thrA = median(runs.a.map((r) => r.throughput));
   const thrB = median(runs.b.map((r) => r.throughput));
   process.stdout.write(
     `A ${a}\nB ${b}\n` +
       `median hub CPU per round trip: A ${cpuA.toFixed(3)} ms, B ${cpuB.toFixed(3)} ms ` +
       `(B/A ${(cpuB / cpuA).toFixed(3)}); B lower in ${bLower} of ${runs.a.length} pairs\n` +
+      `median PostgreSQL backends' CPU per round trip: A ${pgA.toFixed(3)} ms, ` +
+      `B ${pgB.toFixed(3)} ms (B/A ${(pgB / pgA).toFixed(3)})\n` +
       `median round trips/s: A ${Math.round(thrA)}, B ${Math.round(thrB)} ` +
       `(B/A ${(thrB / thrA).toFixed(3)})\n`
   );
