@@ -27,7 +27,8 @@ import {
 } from '../../infra/db/index.js';
 import { SETTLED } from './task-core.js';
 
-const FLUSH_MS = 20;
+/** 50 rather than 20 ms: fewer, larger statements (A/B: PostgreSQL -10%, the hub -4%). */
+const FLUSH_MS = 50;
 /**
  * How long a new, unsettled task waits for its settled state before its row is inserted anyway
  * (ListTasks shows an open task this much later; a contextId reply that misses flushes at once).
@@ -109,7 +110,7 @@ export class TaskIndexWriter {
   /**
    * The batch timer's write: what is pending goes; a held row waits for its due time. (Held rows
    * going with every batch made most tasks an insert and an update under load: a batch left every
-   * 20 ms, and most round trips took longer.)
+   * interval, and most round trips took longer.)
    */
   private readonly writePending = (): void => {
     this.timer = undefined;
