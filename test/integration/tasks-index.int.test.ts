@@ -63,6 +63,21 @@ function task(
   };
 }
 
+/** `sql` with each statement's first word (insert, update, …) recorded in `statements`. */
+function recording(statements: string[]): Db {
+  return new Proxy(sql, {
+    get(target, prop, receiver) {
+      if (prop === 'unsafe') {
+        return (...args: Parameters<Db['unsafe']>) => {
+          statements.push(String(args[0]).trim().split(/\s+/)[0]!);
+          return target.unsafe(...args);
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}
+
 describe('tasks index', () => {
   it('stores a batch holding NUL characters, as U+FFFD, and the rest of it unchanged', async () => {
     await upsertTasks(sql, [
@@ -173,18 +188,8 @@ describe('tasks index', () => {
     );
     const metrics = createMetrics({ defaultMetrics: false });
     // Count the statements: the bound is on attempts, not on time.
-    let statements = 0;
-    const counting = new Proxy(sql, {
-      get(target, prop, receiver) {
-        if (prop === 'unsafe') {
-          return (...args: Parameters<Db['unsafe']>) => {
-            statements++;
-            return target.unsafe(...args);
-          };
-        }
-        return Reflect.get(target, prop, receiver) as unknown;
-      },
-    });
+    const statements: string[] = [];
+    const counting = recording(statements);
     const writer = new TaskIndexWriter(counting, log, metrics);
     const agent = 'agent-poison-batch';
     // rev is an int column: 2^31 is a value PostgreSQL refuses (22003), in any batch, for ever.
@@ -212,7 +217,7 @@ describe('tasks index', () => {
     const counter = await metrics.registry.getSingleMetricAsString('burrow_rows_set_aside_total');
     expect(counter).toContain('burrow_rows_set_aside_total{writer="task-index"} 1');
     // One batch, then each of its four rows alone, then the next batch: nothing retried for ever.
-    expect(statements).toBeLessThanOrEqual(6);
+    expect(statements.length).toBeLessThanOrEqual(6);
   });
 
   it('keeps retrying rows while PostgreSQL cannot take them, setting none aside', async () => {
@@ -253,17 +258,7 @@ describe('tasks index', () => {
   });
   it('writes a task that settles quickly once, and an open one once, then updates it', async () => {
     const statements: string[] = [];
-    const counting = new Proxy(sql, {
-      get(target, prop, receiver) {
-        if (prop === 'unsafe') {
-          return (...args: Parameters<Db['unsafe']>) => {
-            statements.push(String(args[0]).trim().split(/\s+/)[0]!);
-            return target.unsafe(...args);
-          };
-        }
-        return Reflect.get(target, prop, receiver) as unknown;
-      },
-    });
+    const counting = recording(statements);
     const log = pino({ level: 'silent' });
     // The clock is read at each call, so the writer follows vi.useFakeTimers while it is on.
     const writer = new TaskIndexWriter(counting, log, undefined, () => Date.now());
@@ -328,17 +323,7 @@ describe('tasks index', () => {
 
   it('keeps a new task held while batches of other tasks go out (a loaded hub)', async () => {
     const statements: string[] = [];
-    const counting = new Proxy(sql, {
-      get(target, prop, receiver) {
-        if (prop === 'unsafe') {
-          return (...args: Parameters<Db['unsafe']>) => {
-            statements.push(String(args[0]).trim().split(/\s+/)[0]!);
-            return target.unsafe(...args);
-          };
-        }
-        return Reflect.get(target, prop, receiver) as unknown;
-      },
-    });
+    const counting = recording(statements);
     const writer = new TaskIndexWriter(counting, pino({ level: 'silent' }), undefined, () =>
       Date.now()
     );
