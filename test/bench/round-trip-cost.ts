@@ -124,14 +124,22 @@ try {
     await sql<Array<{ pid: number }>>`select pid from pg_stat_activity
       where datname = current_database() and pid <> pg_backend_pid()`
   ).map((b) => b.pid);
-  const pgSeconds = () =>
-    backends.reduce((sum, pid) => {
+  // Each backend's start figure, so that one ending during the run (unreadable at the end) drops
+  // out of both ends rather than subtracting its start from the total.
+  const pgStart = new Map<number, number>();
+  const pgSeconds = () => {
+    let sum = 0;
+    for (const pid of backends) {
       try {
-        return sum + cpuSeconds(pid);
+        const s = cpuSeconds(pid);
+        if (!pgStart.has(pid)) pgStart.set(pid, s);
+        sum += s - pgStart.get(pid)!;
       } catch {
-        return sum; // a backend that ended: its time is lost to both ends alike
+        // ended: not counted
       }
-    }, 0);
+    }
+    return sum;
+  };
   const cpu0 = {
     hub: cpuSeconds(hub.pid),
     nats: cpuSeconds(nats.pid),
